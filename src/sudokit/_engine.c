@@ -1,0 +1,1123 @@
+/*
+ * sudokit._engine -- the exact engine: solve, count solutions, random complete grids.
+ *
+ * Terms (as in the rest of sudokit):
+ *   shape   boxes of br rows x bc columns; the grid side is n = br*bc, it has N = n*n cells.
+ *   cell    an index 0..N-1, row-major.
+ *   digit   1..n in the Python-facing byte strings (0 = empty); 0..n-1 inside this file.
+ *   mask    a set of digits as bits (bit d for digit d+1), or a set of cells as bits.
+ *
+ * Two search paths share one contract (propagate, branch, count up to a limit, keep the first
+ * solution):
+ *
+ *   - The 9x9 path keeps, for each digit, a bitboard of its candidate cells split into three
+ *     27-bit band words (rows 3b..3b+2).  Inside a band the nine "triads" (a row's three cells
+ *     in one box) carry the box/line logic: a digit fills one triad per row and one per box, so
+ *     the triads it can still use are the union of the six row->box permutations its candidates
+ *     allow -- one table lookup.  Hidden singles in rows and boxes fall out of that; naked
+ *     singles come from bit-parallel counting across the nine digit boards; the search
+ *     branches on a bivalue cell when there is one.
+ *   - The general path (every shape up to n = 64) keeps a digit mask per cell and propagates
+ *     naked singles, hidden singles and box/line interactions, branching on the cell with the
+ *     fewest candidates.  It copies the state at each branch into a stack that grows only
+ *     when the search goes deeper than before, so no memory is allocated per search node.
+ *
+ * Randomness comes only from an explicit 64-bit seed through xoshiro256**, seeded by
+ * splitmix64, so the same seed, shape and version give the same grid on every machine.
+ *
+ * All searching runs with the GIL released.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIDE 64
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bits                                                                                        */
+
+static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Random numbers: splitmix64 to seed, xoshiro256** to draw.                                   */
+
+typedef struct {
+    uint64_t s[4];
+} Rng;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(Rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(Rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl64(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl64(s[3], 45);
+    return result;
+}
+
+/* A uniform integer in 0..bound-1 (bound >= 1), by rejection: no modulo bias, and the same
+ * draws on every platform. */
+static uint32_t rng_below(Rng *r, uint32_t bound)
+{
+    uint64_t threshold = (UINT64_C(0) - bound) % bound;
+    for (;;) {
+        uint64_t x = rng_next(r);
+        if (x >= threshold)
+            return (uint32_t)(x % bound);
+    }
+}
+
+/* The k-th set bit (0-based) of x. */
+static inline int nth_bit64(uint64_t x, int k)
+{
+    while (k-- > 0)
+        x &= x - 1;
+    return ctz64(x);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The 9x9 path.                                                                               */
+
+/* Tables, filled once at import. */
+static uint8_t T_SHRINK[512];    /* a row's 9 bits -> which of its 3 triads are non-empty */
+static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
+static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
+static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
+static uint32_t T_COL[9];        /* column c -> its 3 cells in a band */
+
+static void init_tables9(void)
+{
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int x = 0; x < 512; x++) {
+        int s = 0;
+        for (int j = 0; j < 3; j++)
+            if (x & (7 << (3 * j)))
+                s |= 1 << j;
+        T_SHRINK[x] = (uint8_t)s;
+        int allowed = 0;
+        for (int p = 0; p < 6; p++) {
+            int m = (1 << perms[p][0]) | (1 << (3 + perms[p][1])) | (1 << (6 + perms[p][2]));
+            if ((x & m) == m)
+                allowed |= m;
+        }
+        T_PERM[x] = (uint16_t)allowed;
+        uint32_t e = 0;
+        for (int t = 0; t < 9; t++)
+            if (x & (1 << t))
+                e |= UINT32_C(7) << ((t / 3) * 9 + (t % 3) * 3);
+        T_EXPAND[x] = e;
+    }
+    for (int k = 0; k < 27; k++) {
+        int r = k / 9, c = k % 9;
+        uint32_t m = UINT32_C(0x1FF) << (9 * r);
+        for (int rr = 0; rr < 3; rr++)
+            m |= UINT32_C(7) << (9 * rr + (c / 3) * 3);
+        T_BANDPEERS[k] = m & ~(UINT32_C(1) << k);
+    }
+    for (int c = 0; c < 9; c++)
+        T_COL[c] = (UINT32_C(1) << c) | (UINT32_C(1) << (c + 9)) | (UINT32_C(1) << (c + 18));
+}
+
+#define BAND_ALL UINT32_C(0x7FFFFFF)
+
+/* A search state: f[d*3+b] holds digit d's candidate cells in band b.  A placed cell keeps
+ * only its digit's bit.  done[] is the value of f[] when it was last propagated, so only the
+ * boards that changed are looked at again. */
+typedef struct {
+    uint32_t f[27];
+    uint32_t done[27];
+    uint32_t unsolved[3];
+} S9;
+
+typedef struct {
+    uint64_t count;     /* solutions found so far */
+    uint64_t limit;     /* stop when count reaches this */
+    uint64_t nodes;     /* branch points visited */
+    uint64_t node_limit;/* 0 = none; else give up (return -1) past this */
+    int aborted;
+    Rng *rng;           /* NULL: deterministic order; else random branching */
+    uint8_t *solution;  /* where the first solution goes (N bytes) */
+} Ctx;
+
+/* Place digit d at bit k of band b.  The caller has checked that it is a candidate. */
+static inline void place9(S9 *s, int d, int b, int k)
+{
+    uint32_t bit = UINT32_C(1) << k;
+    uint32_t keep = ~bit;
+    for (int e = b; e < 27; e += 3)
+        s->f[e] &= keep;
+    s->f[d * 3 + b] = (s->f[d * 3 + b] & ~T_BANDPEERS[k]) | bit;
+    uint32_t col = ~T_COL[k % 9];
+    int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
+    s->f[d * 3 + b1] &= col;
+    s->f[d * 3 + b2] &= col;
+    s->unsolved[b] &= keep;
+}
+
+/* Propagate to a fixpoint.  Return 0 on a contradiction, 1 otherwise. */
+static int propagate9(S9 *s)
+{
+    for (;;) {
+        int changed;
+        do {
+            changed = 0;
+            for (int i = 0; i < 27; i++) {
+                uint32_t a = s->f[i];
+                if (a == s->done[i])
+                    continue;
+                changed = 1;
+                uint32_t shrink = T_SHRINK[a & 0x1FF] | (uint32_t)T_SHRINK[(a >> 9) & 0x1FF] << 3 |
+                                  (uint32_t)T_SHRINK[a >> 18] << 6;
+                uint32_t allowed = T_PERM[shrink];
+                if (!allowed)
+                    return 0;
+                a &= T_EXPAND[allowed];
+                s->f[i] = a;
+                s->done[i] = a;
+                int b = i % 3, d = i / 3;
+                /* A row left with one cell for this digit: a hidden single (in the row, or in
+                 * the box, which the triad step has turned into the same thing). */
+                uint32_t fresh = a & s->unsolved[b];
+                if (!fresh)
+                    continue;
+                for (int r = 0; r < 3; r++) {
+                    uint32_t row = (a >> (9 * r)) & 0x1FF;
+                    if ((row & (row - 1)) == 0 && (fresh & (row << (9 * r))))
+                        place9(s, d, b, 9 * r + ctz32(row));
+                }
+            }
+        } while (changed);
+
+        /* Naked singles, and cells with no candidate left. */
+        int placed = 0;
+        for (int b = 0; b < 3; b++) {
+            uint32_t r1 = 0, r2 = 0;
+            for (int i = b; i < 27; i += 3) {
+                uint32_t a = s->f[i];
+                r2 |= r1 & a;
+                r1 |= a;
+            }
+            if (s->unsolved[b] & ~r1)
+                return 0;
+            uint32_t singles = r1 & ~r2 & s->unsolved[b];
+            while (singles) {
+                int k = ctz32(singles);
+                uint32_t bit = UINT32_C(1) << k;
+                singles &= singles - 1;
+                int d = 0;
+                while (d < 9 && !(s->f[d * 3 + b] & bit))
+                    d++;
+                if (d == 9)
+                    return 0; /* an earlier single in this pass took its only digit */
+                place9(s, d, b, k);
+                placed = 1;
+            }
+        }
+        if (!placed)
+            return 1;
+    }
+}
+
+static void extract9(const S9 *s, uint8_t *out)
+{
+    for (int i = 0; i < 27; i++) {
+        uint32_t a = s->f[i];
+        int base = (i % 3) * 27;
+        while (a) {
+            out[base + ctz32(a)] = (uint8_t)(i / 3 + 1);
+            a &= a - 1;
+        }
+    }
+}
+
+/* Choose the cell to branch on: a bivalue cell when there is one, else one with the fewest
+ * candidates.  With an rng, a random one of those.  Return the cell (band*27+bit). */
+static int choose9(const S9 *s, Rng *rng)
+{
+    uint32_t two[3];
+    int ntwo = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t r1 = 0, r2 = 0, r3 = 0;
+        for (int i = b; i < 27; i += 3) {
+            uint32_t a = s->f[i];
+            r3 |= r2 & a;
+            r2 |= r1 & a;
+            r1 |= a;
+        }
+        two[b] = r2 & ~r3 & s->unsolved[b];
+        ntwo += __builtin_popcount(two[b]);
+    }
+    if (ntwo) {
+        int k = rng ? (int)rng_below(rng, (uint32_t)ntwo) : 0;
+        for (int b = 0; b < 3; b++) {
+            int c = __builtin_popcount(two[b]);
+            if (k < c)
+                return b * 27 + nth_bit64(two[b], k);
+            k -= c;
+        }
+    }
+    /* No bivalue cell: count candidates cell by cell. */
+    int best = -1, best_count = 10, ties = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t u = s->unsolved[b];
+        while (u) {
+            int k = ctz32(u);
+            u &= u - 1;
+            int c = 0;
+            for (int i = b; i < 27; i += 3)
+                c += (s->f[i] >> k) & 1;
+            if (c < best_count) {
+                best_count = c;
+                best = b * 27 + k;
+                ties = 1;
+            } else if (c == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
+                best = b * 27 + k;
+            }
+        }
+    }
+    return best;
+}
+
+/* Depth-first search.  Return 1 when the caller should stop (limit reached or aborted). */
+static int search9(S9 *s, Ctx *ctx)
+{
+    for (;;) {
+        if (!propagate9(s))
+            return 0;
+        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
+            if (ctx->count == 0 && ctx->solution)
+                extract9(s, ctx->solution);
+            return ++ctx->count >= ctx->limit;
+        }
+        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
+            ctx->aborted = 1;
+            return 1;
+        }
+        int cell = choose9(s, ctx->rng);
+        int b = cell / 27, k = cell % 27;
+        uint32_t bit = UINT32_C(1) << k;
+        int digits[9], nd = 0;
+        for (int d = 0; d < 9; d++)
+            if (s->f[d * 3 + b] & bit)
+                digits[nd++] = d;
+        if (ctx->rng)
+            for (int i = nd - 1; i > 0; i--) {
+                int j = (int)rng_below(ctx->rng, (uint32_t)i + 1);
+                int t = digits[i];
+                digits[i] = digits[j];
+                digits[j] = t;
+            }
+        /* All but the last digit on a copy; the last one in place (tail loop). */
+        for (int i = 0; i < nd - 1; i++) {
+            S9 t = *s;
+            place9(&t, digits[i], b, k);
+            if (search9(&t, ctx))
+                return 1;
+        }
+        place9(s, digits[nd - 1], b, k);
+    }
+}
+
+/* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict. */
+static int init9(S9 *s, const uint8_t *cells)
+{
+    for (int i = 0; i < 27; i++) {
+        s->f[i] = BAND_ALL;
+        s->done[i] = 0;
+    }
+    s->unsolved[0] = s->unsolved[1] = s->unsolved[2] = BAND_ALL;
+    for (int cell = 0; cell < 81; cell++) {
+        int v = cells[cell];
+        if (!v)
+            continue;
+        int d = v - 1, b = cell / 27, k = cell % 27;
+        if (!(s->f[d * 3 + b] & (UINT32_C(1) << k)) || !(s->unsolved[b] & (UINT32_C(1) << k)))
+            return 0;
+        place9(s, d, b, k);
+    }
+    return 1;
+}
+
+static void run9(const uint8_t *cells, Ctx *ctx)
+{
+    S9 s;
+    if (!init9(&s, cells))
+        return;
+    search9(&s, ctx);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The general path.                                                                           */
+
+typedef struct Geo {
+    int br, bc, n, N, npeers;
+    uint64_t full;
+    int *units;      /* 3n units of n cells: rows, columns, boxes */
+    int *peers;      /* N * npeers */
+    struct Geo *next;
+} Geo;
+
+static Geo *geo_cache = NULL; /* built under the GIL, never freed: one per shape used */
+
+static Geo *geo_get(int br, int bc)
+{
+    for (Geo *g = geo_cache; g; g = g->next)
+        if (g->br == br && g->bc == bc)
+            return g;
+    int n = br * bc, N = n * n;
+    int npeers = 3 * (n - 1) - (br - 1) - (bc - 1);
+    Geo *g = calloc(1, sizeof(Geo));
+    if (!g)
+        return NULL;
+    g->units = malloc(sizeof(int) * 3 * (size_t)n * (size_t)n);
+    g->peers = malloc(sizeof(int) * (size_t)N * (size_t)npeers);
+    if (!g->units || !g->peers) {
+        free(g->units);
+        free(g->peers);
+        free(g);
+        return NULL;
+    }
+    g->br = br;
+    g->bc = bc;
+    g->n = n;
+    g->N = N;
+    g->npeers = npeers;
+    g->full = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            g->units[r * n + c] = r * n + c;            /* row r */
+            g->units[(n + c) * n + r] = r * n + c;      /* column c */
+            int box = (r / br) * br + c / bc;           /* n/bc = br boxes per band */
+            int pos = (r % br) * bc + c % bc;
+            g->units[(2 * n + box) * n + pos] = r * n + c;
+        }
+    for (int cell = 0; cell < N; cell++) {
+        int r = cell / n, c = cell % n, k = 0;
+        int *p = g->peers + (size_t)cell * npeers;
+        for (int other = 0; other < N; other++) {
+            if (other == cell)
+                continue;
+            int r2 = other / n, c2 = other % n;
+            if (r2 == r || c2 == c || (r2 / br == r / br && c2 / bc == c / bc))
+                p[k++] = other;
+        }
+    }
+    g->next = geo_cache;
+    geo_cache = g;
+    return g;
+}
+
+/* A workspace for one search: a stack of states (cand + placed per level) and a queue. */
+typedef struct {
+    const Geo *g;
+    uint64_t *cand;  /* cap levels of N masks */
+    uint8_t *placed; /* cap levels of N flags */
+    int cap;
+    int *queue;      /* cells whose single digit still has to be removed from their peers */
+    uint64_t *seg;   /* box/line segment scratch: n * n masks */
+} Work;
+
+static int work_init(Work *w, const Geo *g)
+{
+    memset(w, 0, sizeof(*w));
+    w->g = g;
+    w->cap = 8;
+    w->cand = malloc(sizeof(uint64_t) * (size_t)g->N * (size_t)w->cap);
+    w->placed = malloc((size_t)g->N * (size_t)w->cap);
+    w->queue = malloc(sizeof(int) * (size_t)g->N);
+    w->seg = malloc(sizeof(uint64_t) * (size_t)g->n * (size_t)g->n);
+    return w->cand && w->placed && w->queue && w->seg;
+}
+
+static void work_free(Work *w)
+{
+    free(w->cand);
+    free(w->placed);
+    free(w->queue);
+    free(w->seg);
+}
+
+/* Make room for level `level`; return 0 when memory runs out. */
+static int work_reserve(Work *w, int level)
+{
+    if (level < w->cap)
+        return 1;
+    int cap = w->cap * 2;
+    while (cap <= level)
+        cap *= 2;
+    size_t N = (size_t)w->g->N;
+    uint64_t *c = realloc(w->cand, sizeof(uint64_t) * N * (size_t)cap);
+    if (!c)
+        return 0;
+    w->cand = c;
+    uint8_t *p = realloc(w->placed, N * (size_t)cap);
+    if (!p)
+        return 0;
+    w->placed = p;
+    w->cap = cap;
+    return 1;
+}
+
+/* Remove `bits` from cell p; queue it when one digit is left.  Return 0 if none is left. */
+static inline int eliminate(uint64_t *cand, const uint8_t *placed, int *queue, int *qn, int p,
+                            uint64_t bits)
+{
+    uint64_t m = cand[p];
+    if (!(m & bits))
+        return 1;
+    m &= ~bits;
+    cand[p] = m;
+    if (!m)
+        return 0;
+    if (!(m & (m - 1)) && !placed[p])
+        queue[(*qn)++] = p;
+    return 1;
+}
+
+/* Box/line interactions: a digit confined to one line inside a box leaves the rest of the
+ * line (pointing); one confined to one box inside a line leaves the rest of the box
+ * (claiming).  Return -1 on contradiction, else the number of eliminations made. */
+static int box_line(Work *w, uint64_t *cand, const uint8_t *placed, int *qn)
+{
+    const Geo *g = w->g;
+    int n = g->n, br = g->br, bc = g->bc, found = 0;
+    uint64_t *seg = w->seg;
+    /* Rows: seg[r*br + j] = union over row r, stack j (n/bc = br stacks). */
+    for (int pass = 0; pass < 2; pass++) {
+        int lines_per_box = pass == 0 ? br : bc;  /* rows of a box, or its columns */
+        int segs = pass == 0 ? br : bc;           /* segments per line */
+        int seg_len = pass == 0 ? bc : br;
+        for (int l = 0; l < n; l++)
+            for (int j = 0; j < segs; j++) {
+                uint64_t m = 0;
+                for (int k = 0; k < seg_len; k++) {
+                    int cell = pass == 0 ? l * n + j * seg_len + k : (j * seg_len + k) * n + l;
+                    m |= cand[cell];
+                }
+                seg[l * segs + j] = m;
+            }
+        for (int l = 0; l < n; l++) {
+            int band = l / lines_per_box;
+            for (int j = 0; j < segs; j++) {
+                uint64_t in = seg[l * segs + j], line_rest = 0, box_rest = 0;
+                for (int jj = 0; jj < segs; jj++)
+                    if (jj != j)
+                        line_rest |= seg[l * segs + jj];
+                for (int ll = band * lines_per_box; ll < (band + 1) * lines_per_box; ll++)
+                    if (ll != l)
+                        box_rest |= seg[ll * segs + j];
+                uint64_t pointing = in & ~box_rest & line_rest;
+                uint64_t claiming = in & ~line_rest & box_rest;
+                if (pointing) {
+                    for (int jj = 0; jj < segs; jj++) {
+                        if (jj == j)
+                            continue;
+                        for (int k = 0; k < seg_len; k++) {
+                            int cell = pass == 0 ? l * n + jj * seg_len + k : (jj * seg_len + k) * n + l;
+                            if (!eliminate(cand, placed, w->queue, qn, cell, pointing))
+                                return -1;
+                        }
+                        seg[l * segs + jj] &= ~pointing;
+                    }
+                    found = 1;
+                }
+                if (claiming) {
+                    for (int ll = band * lines_per_box; ll < (band + 1) * lines_per_box; ll++) {
+                        if (ll == l)
+                            continue;
+                        for (int k = 0; k < seg_len; k++) {
+                            int cell = pass == 0 ? ll * n + j * seg_len + k : (j * seg_len + k) * n + ll;
+                            if (!eliminate(cand, placed, w->queue, qn, cell, claiming))
+                                return -1;
+                        }
+                        seg[ll * segs + j] &= ~claiming;
+                    }
+                    found = 1;
+                }
+            }
+        }
+    }
+    return found;
+}
+
+/* Propagate the state at `level` to a fixpoint.  `qn` cells are already queued.  Return 0 on
+ * a contradiction, else the number of placed cells (N when solved). */
+static int propagate(Work *w, int level, int qn)
+{
+    const Geo *g = w->g;
+    int n = g->n, N = g->N;
+    uint64_t *cand = w->cand + (size_t)level * N;
+    uint8_t *placed = w->placed + (size_t)level * N;
+    int *queue = w->queue;
+    for (;;) {
+        /* Naked singles: remove each new single's digit from its peers. */
+        while (qn) {
+            int c = queue[--qn];
+            if (placed[c])
+                continue;
+            uint64_t bit = cand[c];
+            placed[c] = 1;
+            const int *p = g->peers + (size_t)c * g->npeers;
+            for (int i = 0; i < g->npeers; i++)
+                if (!eliminate(cand, placed, queue, &qn, p[i], bit))
+                    return 0;
+        }
+        /* Hidden singles, and digits with no place left in a unit. */
+        for (int u = 0; u < 3 * n; u++) {
+            const int *cells = g->units + (size_t)u * n;
+            uint64_t once = 0, twice = 0;
+            for (int i = 0; i < n; i++) {
+                uint64_t m = cand[cells[i]];
+                twice |= once & m;
+                once |= m;
+            }
+            if (once != g->full)
+                return 0;
+            uint64_t uniq = once & ~twice;
+            if (!uniq)
+                continue;
+            for (int i = 0; i < n; i++) {
+                int c = cells[i];
+                uint64_t m = cand[c] & uniq;
+                if (!m || placed[c])
+                    continue;
+                if (m & (m - 1))
+                    return 0; /* two digits that can only go here */
+                if (cand[c] != m) {
+                    cand[c] = m;
+                    queue[qn++] = c;
+                }
+            }
+        }
+        if (qn)
+            continue;
+        int solved = 0;
+        for (int c = 0; c < N; c++)
+            solved += placed[c];
+        if (solved == N)
+            return N;
+        /* Nothing simpler left: box/line interactions. */
+        int r = box_line(w, cand, placed, &qn);
+        if (r < 0)
+            return 0;
+        if (!r && !qn)
+            return solved;
+    }
+}
+
+/* Choose what to branch on: a (cell, digit) pair; the search then tries "cell is digit" and
+ * "cell is not digit".  Preference: a bivalue cell; else a digit with two places left in a
+ * unit (on big grids these are far more common than bivalue cells, and branching on them
+ * halves the work at once); else a cell with the fewest candidates.  With an rng, ties are
+ * broken at random and the digit is drawn at random. */
+static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
+{
+    const Geo *g = w->g;
+    int n = g->n;
+    const uint64_t *cand = w->cand + (size_t)level * g->N;
+    const uint8_t *placed = w->placed + (size_t)level * g->N;
+    int best = -1, best_count = MAX_SIDE + 1, ties = 0;
+    for (int c = 0; c < g->N; c++) {
+        if (placed[c])
+            continue;
+        int k = popcount64(cand[c]);
+        if (k < best_count) {
+            best_count = k;
+            best = c;
+            ties = 1;
+            if (k == 2 && !rng)
+                break;
+        } else if (k == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
+            best = c;
+        }
+    }
+    if (best_count > 2 && !rng) {
+        /* Count each digit's places in each unit with 3-bit counters, one lane per digit,
+         * saturating at 8; a digit already placed in the unit is left out. */
+        int best_unit = -1;
+        uint64_t best_bit = 0;
+        for (int u = 0; u < 3 * n; u++) {
+            const int *cells = g->units + (size_t)u * n;
+            uint64_t c0 = 0, c1 = 0, c2 = 0, over = 0, done = 0;
+            for (int i = 0; i < n; i++) {
+                uint64_t m = cand[cells[i]];
+                if (placed[cells[i]]) {
+                    done |= m;
+                    continue;
+                }
+                uint64_t k0 = c0 & m;
+                c0 ^= m;
+                uint64_t k1 = c1 & k0;
+                c1 ^= k0;
+                over |= c2 & k1;
+                c2 ^= k1;
+            }
+            uint64_t live = ~over & ~done;
+            for (int k = 2; k < best_count && k < 8; k++) {
+                uint64_t eq = live & ((k & 1) ? c0 : ~c0) & ((k & 2) ? c1 : ~c1) & ((k & 4) ? c2 : ~c2);
+                if (eq) {
+                    best_count = k;
+                    best_unit = u;
+                    best_bit = eq & (~eq + 1);
+                    break;
+                }
+            }
+            if (best_count == 2)
+                break;
+        }
+        if (best_unit >= 0) {
+            const int *cells = g->units + (size_t)best_unit * n;
+            for (int i = 0; i < n; i++)
+                if (!placed[cells[i]] && (cand[cells[i]] & best_bit)) {
+                    *out_cell = cells[i];
+                    *out_digit = ctz64(best_bit);
+                    return;
+                }
+        }
+    }
+    uint64_t m = cand[best];
+    *out_cell = best;
+    *out_digit = rng ? nth_bit64(m, (int)rng_below(rng, (uint32_t)best_count)) : ctz64(m);
+}
+
+/* Search from `level` (already set up, `qn` cells queued).  Return 1 to stop, 0 to go on,
+ * -1 when memory ran out. */
+static int search(Work *w, int level, int qn, Ctx *ctx)
+{
+    const Geo *g = w->g;
+    size_t N = (size_t)g->N;
+    for (;;) {
+        int r = propagate(w, level, qn);
+        qn = 0;
+        if (!r)
+            return 0;
+        uint64_t *cand = w->cand + level * N;
+        if (r == g->N) {
+            if (ctx->count == 0 && ctx->solution)
+                for (size_t c = 0; c < N; c++)
+                    ctx->solution[c] = (uint8_t)(ctz64(cand[c]) + 1);
+            return ++ctx->count >= ctx->limit;
+        }
+        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
+            ctx->aborted = 1;
+            return 1;
+        }
+        int cell, digit;
+        choose(w, level, ctx->rng, &cell, &digit);
+        uint64_t bit = UINT64_C(1) << digit;
+        if (!work_reserve(w, level + 1))
+            return -1;
+        cand = w->cand + level * N; /* the stack may have moved */
+        /* First "cell is digit", on a copy one level down. */
+        uint64_t *next = w->cand + (level + 1) * N;
+        memcpy(next, cand, N * sizeof(uint64_t));
+        memcpy(w->placed + (level + 1) * N, w->placed + level * N, N);
+        next[cell] = bit;
+        w->queue[0] = cell;
+        int res = search(w, level + 1, 1, ctx);
+        if (res)
+            return res;
+        /* Then "cell is not digit", here. */
+        cand = w->cand + level * N;
+        uint64_t m = cand[cell] & ~bit;
+        cand[cell] = m;
+        if (!(m & (m - 1)))
+            w->queue[qn++] = cell;
+    }
+}
+
+/* Load clues into level 0.  Return the number of queued cells, or -1 if two clues conflict
+ * (a clue whose digit an earlier clue has already removed). */
+static int load(Work *w, const uint8_t *cells)
+{
+    const Geo *g = w->g;
+    uint64_t *cand = w->cand;
+    uint8_t *placed = w->placed;
+    for (int c = 0; c < g->N; c++) {
+        cand[c] = g->full;
+        placed[c] = 0;
+    }
+    int qn = 0;
+    for (int c = 0; c < g->N; c++) {
+        int v = cells[c];
+        if (!v)
+            continue;
+        uint64_t bit = UINT64_C(1) << (v - 1);
+        if (!(cand[c] & bit))
+            return -1;
+        cand[c] = bit;
+        placed[c] = 1;
+        const int *p = g->peers + (size_t)c * g->npeers;
+        for (int i = 0; i < g->npeers; i++) {
+            uint64_t m = cand[p[i]];
+            if (placed[p[i]]) {
+                if (m == bit)
+                    return -1;
+                continue;
+            }
+            if (m & bit) {
+                m &= ~bit;
+                cand[p[i]] = m;
+                if (!m)
+                    return -1;
+            }
+        }
+    }
+    for (int c = 0; c < g->N; c++)
+        if (!placed[c] && !(cand[c] & (cand[c] - 1)))
+            w->queue[qn++] = c;
+    return qn;
+}
+
+/* Return 0, or -1 when memory ran out. */
+static int run_general(Work *w, const uint8_t *cells, Ctx *ctx)
+{
+    int qn = load(w, cells);
+    if (qn < 0)
+        return 0;
+    return search(w, 0, qn, ctx) < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Random complete grids.                                                                      */
+
+/* Fill `out` (N bytes) with a random complete grid.  The boxes on a diagonal (distinct bands
+ * and stacks) are independent, so they are filled by shuffling first; the rest by a random
+ * search, restarted with a fresh draw when it wanders too long (rare, but it keeps big grids
+ * from getting stuck in a bad corner).  Return 0, or -1 when memory ran out. */
+static int random_grid(Work *w, uint64_t seed, uint8_t *out)
+{
+    const Geo *g = w->g;
+    int n = g->n, br = g->br, bc = g->bc, N = g->N;
+    Rng rng;
+    rng_seed(&rng, seed);
+    uint8_t *cells = calloc((size_t)N, 1);
+    if (!cells)
+        return -1;
+    uint64_t budget = (uint64_t)N * 4;
+    int nboxes = br < bc ? br : bc; /* there are bc bands and br stacks */
+    for (;;) {
+        memset(cells, 0, (size_t)N);
+        for (int i = 0; i < nboxes; i++) {
+            int digits[MAX_SIDE];
+            for (int d = 0; d < n; d++)
+                digits[d] = d + 1;
+            for (int d = n - 1; d > 0; d--) {
+                int j = (int)rng_below(&rng, (uint32_t)d + 1);
+                int t = digits[d];
+                digits[d] = digits[j];
+                digits[j] = t;
+            }
+            for (int k = 0; k < n; k++) {
+                int r = i * br + k / bc, c = i * bc + k % bc;
+                cells[r * n + c] = (uint8_t)digits[k];
+            }
+        }
+        Ctx ctx = {0};
+        ctx.limit = 1;
+        ctx.rng = &rng;
+        ctx.solution = out;
+        ctx.node_limit = budget;
+        if (n == 9 && br == 3) {
+            run9(cells, &ctx);
+        } else if (run_general(w, cells, &ctx) < 0) {
+            free(cells);
+            return -1;
+        }
+        if (ctx.count) {
+            free(cells);
+            return 0;
+        }
+        budget *= 2;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python bindings.                                                                            */
+
+/* Check a shape; return n, or -1 with an exception set. */
+static int check_shape(int br, int bc)
+{
+    if (br < 2 || bc < 2 || br * bc > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "invalid shape %dx%d: box sides must be >= 2 and the side <= %d",
+                     br, bc, MAX_SIDE);
+        return -1;
+    }
+    return br * bc;
+}
+
+/* Check that `len` bytes hold whole puzzles of N cells with digits 0..n.  Return the number
+ * of puzzles, or -1 with an exception set. */
+static Py_ssize_t check_cells(const uint8_t *cells, Py_ssize_t len, int n)
+{
+    Py_ssize_t N = (Py_ssize_t)n * n;
+    if (len % N != 0 || (len == 0)) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, len);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++)
+        if (cells[i] > n) {
+            PyErr_Format(PyExc_ValueError, "puzzle %zd, cell %zd: digit %d is out of range 0..%d", i / N,
+                         i % N, cells[i], n);
+            return -1;
+        }
+    return len / N;
+}
+
+/* Solve `count` puzzles of N cells.  solutions: count*N bytes (zeros where none); counts: one
+ * per puzzle.  Called without the GIL.  Return 0, or -1 when memory ran out. */
+static int solve_many(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint64_t limit,
+                      uint8_t *solutions, uint64_t *counts)
+{
+    int N = g->N;
+    int fast9 = g->n == 9 && g->br == 3;
+    Work w;
+    if (!fast9 && !work_init(&w, g)) {
+        work_free(&w);
+        return -1;
+    }
+    int status = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Ctx ctx = {0};
+        ctx.limit = limit;
+        ctx.solution = solutions ? solutions + i * N : NULL;
+        if (ctx.solution)
+            memset(ctx.solution, 0, (size_t)N);
+        if (fast9)
+            run9(cells + i * N, &ctx);
+        else if (run_general(&w, cells + i * N, &ctx) < 0) {
+            status = -1;
+            break;
+        }
+        counts[i] = ctx.count;
+    }
+    if (!fast9)
+        work_free(&w);
+    return status;
+}
+
+/* The general path for 9x9 too, when `generic` is set (the tests compare both paths). */
+static int solve_many_generic(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint64_t limit,
+                              uint8_t *solutions, uint64_t *counts)
+{
+    Work w;
+    if (!work_init(&w, g)) {
+        work_free(&w);
+        return -1;
+    }
+    int status = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Ctx ctx = {0};
+        ctx.limit = limit;
+        ctx.solution = solutions ? solutions + i * g->N : NULL;
+        if (ctx.solution)
+            memset(ctx.solution, 0, (size_t)g->N);
+        if (run_general(&w, cells + i * g->N, &ctx) < 0) {
+            status = -1;
+            break;
+        }
+        counts[i] = ctx.count;
+    }
+    work_free(&w);
+    return status;
+}
+
+static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
+    int br, bc, generic = 0;
+    Py_buffer buf;
+    unsigned long long limit = 1;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Kp:solve_batch", kwlist, &br, &bc, &buf,
+                                     &limit, &generic))
+        return NULL;
+    PyObject *result = NULL, *sols = NULL, *counts_list = NULL;
+    uint64_t *counts = NULL;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+        goto done;
+    }
+    Py_ssize_t count = check_cells(buf.buf, buf.len, n);
+    if (count < 0)
+        goto done;
+    const Geo *g = geo_get(br, bc);
+    sols = PyBytes_FromStringAndSize(NULL, buf.len);
+    counts = PyMem_Malloc(sizeof(uint64_t) * (size_t)count);
+    if (!g || !sols || !counts) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int status;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(sols);
+    Py_BEGIN_ALLOW_THREADS;
+    if (generic)
+        status = solve_many_generic(g, buf.buf, count, limit, out, counts);
+    else
+        status = solve_many(g, buf.buf, count, limit, out, counts);
+    Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    counts_list = PyList_New(count);
+    if (!counts_list)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(counts[i]);
+        if (!v)
+            goto done;
+        PyList_SET_ITEM(counts_list, i, v);
+    }
+    result = PyTuple_Pack(2, sols, counts_list);
+done:
+    Py_XDECREF(sols);
+    Py_XDECREF(counts_list);
+    PyMem_Free(counts);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+/* One puzzle: (solution bytes or None, count up to limit).  The same work as solve_batch with
+ * one puzzle, without building lists. */
+static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
+    int br, bc, generic = 0;
+    Py_buffer buf;
+    unsigned long long limit = 1;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Kp:solve", kwlist, &br, &bc, &buf, &limit,
+                                     &generic))
+        return NULL;
+    PyObject *result = NULL;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+        goto done;
+    }
+    if (buf.len != (Py_ssize_t)n * n) {
+        PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", n * n, buf.len);
+        goto done;
+    }
+    if (check_cells(buf.buf, buf.len, n) < 0)
+        goto done;
+    const Geo *g = geo_get(br, bc);
+    if (!g) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint8_t sol[MAX_SIDE * MAX_SIDE];
+    uint64_t count = 0;
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    if (generic)
+        status = solve_many_generic(g, buf.buf, 1, limit, sol, &count);
+    else
+        status = solve_many(g, buf.buf, 1, limit, sol, &count);
+    Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (count)
+        result = Py_BuildValue("(y#K)", sol, (Py_ssize_t)n * n, (unsigned long long)count);
+    else
+        result = Py_BuildValue("(OK)", Py_None, (unsigned long long)0);
+done:
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyObject *py_random_grid(PyObject *self, PyObject *args)
+{
+    int br, bc;
+    unsigned long long seed;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiK:random_grid", &br, &bc, &seed))
+        return NULL;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        return NULL;
+    const Geo *g = geo_get(br, bc);
+    if (!g)
+        return PyErr_NoMemory();
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n * n);
+    if (!out)
+        return NULL;
+    Work w;
+    int ok = work_init(&w, g), status = -1;
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS;
+        status = random_grid(&w, seed, (uint8_t *)PyBytes_AS_STRING(out));
+        Py_END_ALLOW_THREADS;
+    }
+    work_free(&w);
+    if (status < 0) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))solve_one, METH_VARARGS | METH_KEYWORDS,
+     "solve(box_rows, box_cols, cells, limit=1, generic=False) -> (solution | None, count)\n\n"
+     "Search a puzzle given as n*n digit bytes (0 = empty).  count is the number of solutions,\n"
+     "stopping at limit; solution is the first one found."},
+    {"solve_batch", (PyCFunction)(void (*)(void))solve_batch, METH_VARARGS | METH_KEYWORDS,
+     "solve_batch(box_rows, box_cols, cells, limit=1, generic=False) -> (solutions, counts)\n\n"
+     "Search many puzzles given back to back.  solutions holds each first solution (zeros where\n"
+     "there is none); counts the number of solutions of each, stopping at limit."},
+    {"random_grid", py_random_grid, METH_VARARGS,
+     "random_grid(box_rows, box_cols, seed) -> bytes\n\nA random complete grid, a function of the shape and the 64-bit seed."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_engine", "The exact engine of sudokit (private; use sudokit's API).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__engine(void)
+{
+    init_tables9();
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

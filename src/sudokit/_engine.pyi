@@ -1,0 +1,13 @@
+"""Type stubs for the C extension ``sudokit._engine`` (private: use :mod:`sudokit.engine`)."""
+
+from typing_extensions import Buffer
+
+MAX_SIDE: int
+
+def solve(
+    box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
+) -> tuple[bytes | None, int]: ...
+def solve_batch(
+    box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
+) -> tuple[bytes, list[int]]: ...
+def random_grid(box_rows: int, box_cols: int, seed: int) -> bytes: ...

@@ -1,0 +1,299 @@
+"""The grid value type.
+
+A **grid** is a :class:`~sudokit.Shape` plus one value per cell: a digit ``1..n`` or ``0`` for
+an empty cell, stored row-major in ``bytes`` of length ``n*n`` (the form the exact engine
+takes). A **puzzle** is a grid with some cells filled, its **clues**; a **solution** is a
+complete grid. Two equal digits in one unit are a **conflict**: grids refuse them unless asked
+(``allow_conflicts=True``); a grid without conflicts may still have no solution.
+
+Text forms live in :mod:`sudokit.formats`, imported lazily here so that it may import this
+module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Self
+
+from ._shape import Shape, cell_name
+from .errors import InvalidPuzzleError
+
+__all__ = ["Grid"]
+
+
+@lru_cache(maxsize=64)
+def _unit_keys(shape: Shape) -> tuple[tuple[int, int, int], ...]:
+    """Per cell, ``65 * unit`` for its row, column and box: ``key + digit`` names a placement."""
+    return tuple((65 * r, 65 * c, 65 * b) for r, c, b in shape.units_of)
+
+
+def _has_conflict(shape: Shape, cells: bytes) -> bool:
+    """Whether two filled cells of a unit hold the same digit (every placement key distinct?)."""
+    keys = _unit_keys(shape)
+    seen: set[int] = set()
+    add = seen.add
+    placed = 0
+    for cell, digit in enumerate(cells):
+        if digit:
+            row, col, box = keys[cell]
+            add(row + digit)
+            add(col + digit)
+            add(box + digit)
+            placed += 3
+    return len(seen) != placed
+
+
+def _conflicts(shape: Shape, cells: bytes) -> list[tuple[int, int, int]]:
+    out: list[tuple[int, int, int]] = []
+    for u, unit in enumerate(shape.units):
+        seen: dict[int, list[int]] = {}
+        for c in unit:
+            if cells[c]:
+                seen.setdefault(cells[c], []).append(c)
+        for group in seen.values():
+            out.extend((a, b, u) for a, b in combinations(sorted(group), 2))
+    return out
+
+
+def conflict_reason(shape: Shape, cells: bytes) -> str | None:
+    """Describe the first conflict of ``cells`` (both cells and their unit), or ``None``."""
+    if not _has_conflict(shape, cells):
+        return None
+    a, b, unit = _conflicts(shape, cells)[0]
+    return (
+        f"conflicting clues: digit {cells[a]} at {shape.cell_name(a)} and "
+        f"{shape.cell_name(b)} ({shape.unit_name(unit)})"
+    )
+
+
+def _is_value(value: object, n: int) -> bool:
+    return type(value) is int and 0 <= value <= n
+
+
+def _restore(shape: Shape, cells: bytes) -> Grid:
+    """Unpickle a grid (pickles come from :meth:`Grid.__reduce__`, so no checks)."""
+    return Grid._trusted(shape, cells)
+
+
+class Grid:
+    """An immutable grid: a shape and ``cells``, one byte per cell (0 = empty).
+
+    Build one from text (any form :func:`sudokit.formats.parse_grid` reads), from cell values
+    with :meth:`from_cells`, or empty with :meth:`empty`.
+
+    >>> g = Grid("1.3. ..12 .... 4..3")
+    >>> g.shape, g.clue_count, g[2], g.empty_cells()[:3]
+    (Shape(2, 2), 6, 3, [1, 3, 4])
+    >>> g
+    Grid('1.3...12....4..3')
+    >>> g.with_digit(1, 2).to_line()
+    '123...12....4..3'
+    """
+
+    __slots__ = ("_cells", "_shape")
+
+    _shape: Shape
+    _cells: bytes
+
+    def __init__(
+        self,
+        text: str,
+        *,
+        shape: Shape | None = None,
+        alphabet: str | None = None,
+        allow_conflicts: bool = False,
+    ) -> None:
+        from . import formats
+
+        sh, cells = formats._checked(text, shape, alphabet, allow_conflicts)
+        self._shape = sh
+        self._cells = cells
+
+    @classmethod
+    def _trusted(cls, shape: Shape, cells: bytes) -> Self:
+        """A grid from values known to be valid (e.g. the engine's solutions): no checks."""
+        grid = object.__new__(cls)
+        grid._shape = shape
+        grid._cells = cells
+        return grid
+
+    @classmethod
+    def from_cells(
+        cls, cells: bytes | Sequence[int], shape: Shape, *, allow_conflicts: bool = False
+    ) -> Self:
+        """A grid from ``n*n`` cell values (digits ``1..n``, ``0`` = empty), row-major.
+
+        >>> Grid.from_cells([1, 2, 0, 0] + [0] * 12, Shape(2, 2))
+        Grid('12..............')
+        """
+        if isinstance(cells, str):
+            raise TypeError("from_cells takes bytes or ints; read text with Grid(text)")
+        n = shape.n
+        if len(cells) != shape.size:
+            raise InvalidPuzzleError(f"expected {shape.size} cells, got {len(cells)}")
+        if isinstance(cells, bytes | bytearray):
+            data = bytes(cells)
+            bad = max(data, default=0) > n
+        else:
+            bad = not all(type(v) is int and 0 <= v <= n for v in cells)
+            data = b"" if bad else bytes(cells)
+        if bad:
+            cell, value = next((c, v) for c, v in enumerate(cells) if not _is_value(v, n))
+            raise InvalidPuzzleError(
+                f"{cell_name(cell, n)} holds {value!r:.40}, expected a digit 0-{n} (0 = empty)"
+            )
+        if not allow_conflicts:
+            reason = conflict_reason(shape, data)
+            if reason is not None:
+                raise InvalidPuzzleError(reason)
+        return cls._trusted(shape, data)
+
+    @classmethod
+    def empty(cls, shape: Shape) -> Self:
+        """The grid of ``shape`` with every cell empty."""
+        return cls._trusted(shape, bytes(shape.size))
+
+    # Value semantics: read-only properties over private slots make grids immutable.
+
+    @property
+    def shape(self) -> Shape:
+        """The geometry: box rows x box columns."""
+        return self._shape
+
+    @property
+    def cells(self) -> bytes:
+        """One byte per cell, row-major: the digit, or 0 for an empty cell."""
+        return self._cells
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self._cells == other._cells and self._shape == other._shape
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self._cells))
+
+    def __reduce__(self) -> tuple[Any, tuple[Shape, bytes]]:
+        return (_restore, (self._shape, self._cells))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+    # Cells.
+
+    @property
+    def n(self) -> int:
+        """The side: digits are ``1..n``."""
+        return self._shape.n
+
+    def __getitem__(self, cell: int) -> int:
+        """The digit at ``cell`` (0 = empty)."""
+        return self._cells[cell]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    @property
+    def clue_count(self) -> int:
+        """The number of filled cells."""
+        return len(self._cells) - self._cells.count(0)
+
+    def is_complete(self) -> bool:
+        """Whether every cell is filled (a complete grid without conflicts is a solution)."""
+        return 0 not in self._cells
+
+    def empty_cells(self) -> list[int]:
+        """The empty cells, in order."""
+        return [cell for cell, digit in enumerate(self._cells) if not digit]
+
+    def _check_cell(self, cell: int) -> None:
+        if not 0 <= cell < len(self._cells):
+            raise IndexError(f"cell {cell} out of range 0-{len(self._cells) - 1}")
+
+    def with_digit(self, cell: int, digit: int, *, allow_conflicts: bool = False) -> Grid:
+        """A copy with ``digit`` (``1..n``) at ``cell``; refuse a conflict unless allowed."""
+        self._check_cell(cell)
+        shape = self._shape
+        if type(digit) is not int or not 1 <= digit <= shape.n:
+            raise InvalidPuzzleError(f"digit {digit!r:.40} out of range 1-{shape.n}")
+        if not allow_conflicts:
+            for peer in sorted(shape.peers[cell]):
+                if self._cells[peer] == digit:
+                    unit = next(u for u in shape.units_of[cell] if peer in shape.units[u])
+                    raise InvalidPuzzleError(
+                        f"digit {digit} at {cell_name(cell, shape.n)} conflicts with "
+                        f"{cell_name(peer, shape.n)} ({shape.unit_name(unit)})"
+                    )
+        cells = self._cells
+        return Grid._trusted(shape, cells[:cell] + bytes((digit,)) + cells[cell + 1 :])
+
+    def without(self, cell: int) -> Grid:
+        """A copy with ``cell`` empty."""
+        self._check_cell(cell)
+        cells = self._cells
+        return Grid._trusted(self._shape, cells[:cell] + b"\0" + cells[cell + 1 :])
+
+    def conflicts(self) -> list[tuple[int, int, int]]:
+        """Every ``(cell, other cell, unit)`` whose two cells hold the same digit in ``unit``.
+
+        Empty for grids built without ``allow_conflicts``; ``cell < other cell``; one entry per
+        shared unit, ordered by unit (rows, columns, boxes; see :class:`Shape`).
+        """
+        if not _has_conflict(self._shape, self._cells):
+            return []
+        return _conflicts(self._shape, self._cells)
+
+    # Text.
+
+    def to_line(self, *, alphabet: str | None = None, empty: str = ".") -> str:
+        """The one-line form: ``n*n`` symbols, row-major (see :mod:`sudokit.formats`)."""
+        from . import formats
+
+        return formats.format_line(self, alphabet=alphabet, empty=empty)
+
+    def to_pretty(self, *, separators: bool = True, alphabet: str | None = None) -> str:
+        """One row per line, cells separated by spaces, boxes by ``|`` and rule lines.
+
+        >>> g = Grid("1.3. ..12 .... 4..3")
+        >>> print(g.to_pretty())
+        1 . | 3 .
+        . . | 1 2
+        ----+----
+        . . | . .
+        4 . | . 3
+        >>> print(g.to_pretty(separators=False))
+        1 . 3 .
+        . . 1 2
+        . . . .
+        4 . . 3
+        >>> Grid(g.to_pretty()) == g
+        True
+        """
+        from . import formats
+
+        return formats.format_pretty(self, separators=separators, alphabet=alphabet)
+
+    def to_json(self) -> str:
+        """``{"shape": "2x2", "cells": "1.3...12....4..3"}``."""
+        from . import formats
+
+        return formats.to_json(self)
+
+    def __str__(self) -> str:
+        return self.to_line()
+
+    def __repr__(self) -> str:
+        shape = self._shape
+        if shape.n > 61:  # past the default alphabet
+            return f"Grid.from_cells(bytes.fromhex({self._cells.hex()!r}), {shape!r})"
+        if shape.box_rows == shape.box_cols:
+            return f"Grid({self.to_line()!r})"
+        return f"Grid({self.to_line()!r}, shape={shape!r})"

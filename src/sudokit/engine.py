@@ -1,0 +1,116 @@
+"""The exact engine: solve, count solutions, test uniqueness, make random complete grids.
+
+A thin face over the C extension ``sudokit._engine``. Every function takes :class:`Grid`
+values (already validated: right length, digits in range, no two equal digits in a unit) and
+hands their cell bytes to C in one call per puzzle, or one call per batch for the ``*_many``
+forms. The C code releases the GIL while it searches.
+
+>>> from sudokit import Grid, solve, count_solutions, is_unique
+>>> g = Grid("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+>>> is_unique(g)
+True
+>>> solve(g).to_line()[:27]
+'417369825632158947958724316'
+>>> count_solutions(Grid("." * 81), limit=5)
+5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from . import _engine
+from ._grid import Grid
+from ._shape import Shape
+
+__all__ = [
+    "count_many",
+    "count_solutions",
+    "is_unique",
+    "random_grid",
+    "solve",
+    "solve_many",
+]
+
+_SEED_MASK = (1 << 64) - 1
+_SUDOKU = Shape(3, 3)
+
+
+def solve(grid: Grid) -> Grid | None:
+    """Return the first solution found, or ``None`` when the puzzle has none.
+
+    For a puzzle with several solutions, which one is returned is fixed for a given version but
+    otherwise unspecified; use :func:`count_solutions` or :func:`is_unique` to check.
+    """
+    shape = grid.shape
+    solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
+    return None if solution is None else Grid._trusted(shape, solution)
+
+
+def count_solutions(grid: Grid, *, limit: int = 2) -> int:
+    """Count the solutions of ``grid``, stopping at ``limit`` (so the result is at most ``limit``).
+
+    ``limit=2`` is the uniqueness test: 0 means no solution, 1 unique, 2 several.
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    shape = grid.shape
+    _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, limit)
+    return count
+
+
+def is_unique(grid: Grid) -> bool:
+    """True when ``grid`` has exactly one solution."""
+    return count_solutions(grid, limit=2) == 1
+
+
+def _batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
+    shape = grids[0].shape
+    for i, g in enumerate(grids):
+        if g.shape != shape:
+            raise ValueError(
+                "every grid of a batch must have one shape: "
+                f"grid 0 is {shape}, grid {i} is {g.shape}"
+            )
+    solutions, counts = _engine.solve_batch(
+        shape.box_rows, shape.box_cols, b"".join(g.cells for g in grids), limit
+    )
+    return shape, solutions, counts
+
+
+def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
+    """Solve many puzzles of one shape in one call into C; ``None`` where there is no solution."""
+    batch = grids if isinstance(grids, Sequence) else list(grids)
+    if not batch:
+        return []
+    shape, solutions, counts = _batch(batch, 1)
+    size = shape.size
+    trusted = Grid._trusted
+    return [
+        trusted(shape, solutions[i * size : (i + 1) * size]) if count else None
+        for i, count in enumerate(counts)
+    ]
+
+
+def count_many(grids: Iterable[Grid], *, limit: int = 2) -> list[int]:
+    """Count the solutions of many puzzles of one shape (each stopping at ``limit``)."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    batch = grids if isinstance(grids, Sequence) else list(grids)
+    if not batch:
+        return []
+    return _batch(batch, limit)[2]
+
+
+def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
+    """A random complete grid of ``shape``: a function of the shape, the seed and the version.
+
+    The seed is any integer; it is taken modulo 2**64.
+
+    >>> random_grid(seed=1) == random_grid(seed=1)
+    True
+    >>> random_grid(seed=1).is_complete()
+    True
+    """
+    cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
+    return Grid._trusted(shape, cells)

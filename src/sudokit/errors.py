@@ -1,0 +1,33 @@
+"""Exceptions raised by sudokit.
+
+The tree::
+
+    SudokitError                      base of everything sudokit raises on purpose
+    ├── InvalidPuzzleError(ValueError) bad input: wrong length, unknown symbol, a digit
+    │                                  repeated in a unit; the message names what and where
+    ├── InvalidShapeError(ValueError)  a box shape sudokit cannot build (e.g. ``1x9``, ``9x9``)
+    └── GenerationError               a generator target could not be reached in its budget
+
+Every message quotes the offending input (shortened when long) and, for text, the line and
+column or cell (``r5c3``) where the problem is.
+"""
+
+from __future__ import annotations
+
+__all__ = ["GenerationError", "InvalidPuzzleError", "InvalidShapeError", "SudokitError"]
+
+
+class SudokitError(Exception):
+    """Base class of every error sudokit raises on purpose."""
+
+
+class InvalidPuzzleError(SudokitError, ValueError):
+    """Input that is not a valid puzzle; the message says what is wrong and where."""
+
+
+class InvalidShapeError(SudokitError, ValueError):
+    """A grid shape that sudokit does not support."""
+
+
+class GenerationError(SudokitError):
+    """A generation target could not be met within its budget."""

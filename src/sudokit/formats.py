@@ -1,0 +1,639 @@
+"""Text formats for grids: read leniently, write exactly.
+
+Terms:
+
+- A **symbol** is the one character that stands for a digit in text. By default digit ``d`` is
+  ``DEFAULT_ALPHABET[d - 1]``: ``1-9``, then ``A-Z`` (10-35), then ``a-z`` (36-61).
+- An **alphabet** is the string of symbols for digits ``1, 2, 3, ...``; ``"0123456789ABCDEF"``
+  makes ``0`` the digit 1 of a 16x16 grid. Alphabets may not use ``. - _ * | + = #`` or spaces.
+- An **empty marker** stands for an empty cell: ``.``, ``-``, ``_``, ``*``, and ``0`` whenever
+  ``0`` is not a digit symbol. Writers write ``.`` unless told otherwise.
+- A **rule line** is a line made only of ``- + = |`` and spaces (``------+-------+------``):
+  it separates bands of boxes and is skipped (but see rule 6). ``|`` and spaces inside a row
+  are skipped too.
+
+Formats (the names ``line``, ``pretty`` and ``json`` are what :func:`format_grid` takes):
+
+- **line**: the ``n*n`` symbols on one line, row-major: 81 characters for 9x9.
+- **pretty**: one row per line, with or without ``|`` and rule lines (see :meth:`Grid.to_pretty`).
+- **json**: ``{"shape": "3x3", "cells": "53..7...."}``; ``{"grid": [[5, 3, 0, ...], ...]}``
+  (``0`` = empty) is read too.
+- **candidates** (pencil marks): a bitmask per cell, bit ``d-1`` for digit ``d``, read from and
+  written as a grid of cell tokens (``123 4 5689``, HoDoKu / SudokuWiki style) or as a
+  *candidates line* of ``n*n*n`` characters (each cell ``n`` characters, the digit or ``.``).
+
+Lenient reading rules:
+
+1. Case: letters read case-insensitively when no two digit symbols differ only by case, i.e.
+   for n <= 35 with the default alphabet (``a`` = ``A`` = 10).
+2. Zero: ``0`` is empty unless it is a digit symbol. Without an explicit alphabet, a grid of
+   side 10 to 35 is read with the 0-based alphabet ``0-9A-Z`` (``0-F`` for 16x16) when its text
+   holds ``0`` but not the symbol of digit n (``G`` for 16x16), and either marks empty cells
+   another way (``. - _ *``) or holds exactly n zeros (a complete grid). Otherwise ``0`` is
+   empty. Pass ``alphabet=`` to be sure.
+3. Shape: when not given, a square-box shape is inferred from the cell count (16, 81, 256,
+   625, 1296 cells ...); for a pretty grid, equal ``|``-separated groups in a row give the box
+   width (``1 2 3 | 4 5 6`` is a 2x3 box grid). Otherwise ``shape=`` is required.
+4. Comments: ``#`` starts a comment that runs to the end of its line.
+5. Extra fields: when a whole line is not a puzzle, the puzzle is its first *field* (fields are
+   separated by whitespace, commas or semicolons) holding exactly n*n cells (any inferable
+   count when the shape is unknown). So ``<81 symbols> ED=1.2/1.2/1.2``, ``<81>,label,8.9`` and
+   ``hash <81> 7.2`` all read the 81-symbol puzzle.
+6. A line of dashes only (no ``+`` or ``=``) with exactly n dashes is a row of empty cells
+   (when n is not known yet, only if the dashes are spaced out or split by ``|``). A line of
+   n*n dashes is a one-line empty puzzle. Rule lines outside any grid are skipped.
+
+:func:`read_puzzles` streams a file: one puzzle per line, or pretty grids of several lines
+separated by blank lines (a line holding n cells, or a rule line, starts one; it ends at a blank
+line or once it has n rows and its bottom rule), or JSON documents one per line (a line starting
+with ``{`` or ``[``). With no shape given, a line of 16, 36 or 64 cells is a row of a 16x16,
+36x36 or 64x64 grid only if it has ``|``, spaces between cells, or a symbol above 4, 6 or 8;
+otherwise it is a whole 4x4, 6x6 or 8x8 puzzle. Give ``shape=`` to be sure.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ._candidates import format_candidates, format_candidates_line, parse_candidates
+from ._grid import Grid, conflict_reason
+from ._shape import MAX_SIDE, Shape, cell_name
+from ._text import (
+    DEFAULT_ALPHABET,
+    EMPTY_SYMBOLS,
+    INFERABLE,
+    SQUARE_SIDES,
+    Bad,
+    box_cols_hint,
+    choose,
+    clean_cells,
+    decode,
+    decode_slow,
+    infer_shape,
+    shared_shape,
+    shorten,
+    symbols,
+    to_error,
+)
+from .errors import InvalidPuzzleError, InvalidShapeError
+
+__all__ = [
+    "DEFAULT_ALPHABET",
+    "EMPTY_SYMBOLS",
+    "FORMATS",
+    "Record",
+    "format_candidates",
+    "format_candidates_line",
+    "format_grid",
+    "format_line",
+    "format_pretty",
+    "from_json",
+    "parse_candidates",
+    "parse_cells",
+    "parse_grid",
+    "read_puzzles",
+    "to_json",
+]
+
+#: The grid formats :func:`format_grid` writes.
+FORMATS = ("line", "pretty", "json")
+
+_DASHY = re.compile(r"[-+=|\s]+")
+_FIELD = re.compile(r"[^\s,;]+")
+_TOKEN = re.compile(r"[^\s|]+")
+#: Sides that are also the cell count of a smaller grid (a 16-cell line: 4x4 puzzle or row?).
+_AMBIGUOUS_SIDES = {16: 4, 36: 6, 64: 8}
+
+
+# Grid text -------------------------------------------------------------------------------------
+
+
+def _cells_of(
+    segments: Sequence[tuple[int, str, int, int]],
+    shape: Shape | None,
+    alphabet: str | None,
+    box_cols: int | None = None,
+) -> tuple[Shape, bytes]:
+    """Read all cells of ``segments`` (see :func:`decode_slow`) as one grid."""
+    clean = "".join(clean_cells(line[start:stop]) for _, line, start, stop in segments)
+    lineno, line = segments[0][0], segments[0][1]
+    try:
+        sh = shape if shape is not None else infer_shape(len(clean), box_cols)
+    except Bad as bad:
+        raise Bad(bad.reason, lineno, None, line) from None
+    if len(clean) != sh.size:
+        raise Bad(f"expected {sh.size} cells, got {len(clean)}", lineno, None, line)
+    syms = choose(sh.n, clean, alphabet)
+    out = decode(clean, syms)
+    if out is None:
+        out = decode_slow(segments, syms)
+    return sh, out
+
+
+def _one_line(
+    line: str, lineno: int, shape: Shape | None, alphabet: str | None
+) -> tuple[Shape, bytes]:
+    """A one-line puzzle, allowing a comment and extra fields (rules 4 and 5)."""
+    hash_at = line.find("#")
+    body = line if hash_at < 0 else line[:hash_at]
+    try:
+        return _cells_of(((lineno, line, 0, len(body)),), shape, alphabet)
+    except Bad as bad:
+        whole = bad
+    fields = [m.span() for m in _FIELD.finditer(body)]
+    if len(fields) < 2:
+        raise whole
+    for start, stop in fields:
+        count = stop - start - body.count("|", start, stop)
+        if count == shape.size if shape is not None else count in INFERABLE:
+            return _cells_of(((lineno, line, start, stop),), shape, alphabet)
+    start, stop = max(fields, key=lambda f: f[1] - f[0])
+    if stop - start >= 16:  # the most puzzle-like field explains the failure best
+        return _cells_of(((lineno, line, start, stop),), shape, alphabet)
+    raise whole
+
+
+def _dash_kind(s: str, n: int | None) -> str | None:
+    """For a line of only ``- + = |`` and spaces: ``"rule"`` or ``"row"``; else ``None``."""
+    if not _DASHY.fullmatch(s):
+        return None
+    if "+" in s or "=" in s or "-" not in s:
+        return "rule"
+    k = s.count("-")
+    if n is None:  # unknown side: only spaced dashes (``- - - | - - -``) look like a row
+        spaced = len(s.split()) > 1 or "|" in s
+        return "row" if spaced and k in SQUARE_SIDES else "rule"
+    return "row" if k == n else "rule"
+
+
+def _block(
+    lines: Sequence[tuple[int, str]], shape: Shape | None, alphabet: str | None
+) -> tuple[Shape, bytes]:
+    """A pretty grid from its non-blank lines ``(line number, text without comment)``."""
+    n = shape.n if shape is not None else None
+    if n is None:
+        firsts = [s for _, s in lines if _dash_kind(s.strip(), None) != "rule"]
+        if firsts:
+            n = len(clean_cells(firsts[0]))
+    rows = [(ln, s) for ln, s in lines if _dash_kind(s.strip(), n) != "rule"]
+    if not rows:
+        raise Bad("no rows: only rule lines", lines[0][0], None, lines[0][1])
+    definite = [s for _, s in rows if _dash_kind(s.strip(), n) is None]
+    box_cols = box_cols_hint(definite[0]) if definite and shape is None else None
+    segments = [(ln, s, 0, len(s)) for ln, s in rows]
+    try:
+        return _cells_of(segments, shape, alphabet, box_cols)
+    except Bad as bad:
+        total = sum(len(clean_cells(s)) for _, s in rows)
+        if bad.col is not None or n is None or total == n * n or not 4 <= n <= MAX_SIDE:
+            raise  # a bad symbol or shape: already well placed; else explain the count
+        reason = bad.reason
+    hint = ""
+    tokens = _TOKEN.findall(rows[0][1])
+    if len(tokens) >= 4 and max(map(len, tokens)) > 1:
+        hint = "; this looks like a pencil-mark grid (read it with parse_candidates)"
+    for ln, s in rows:
+        count = len(clean_cells(s))
+        if count != n and len(rows) == n:
+            raise Bad(f"expected {n} cells in this row, got {count}{hint}", ln, None, s)
+    if all(len(clean_cells(s)) == n for _, s in rows):
+        reason = f"expected {n} rows of {n} cells, got {len(rows)} rows"
+    raise Bad(reason + hint, rows[0][0], None, rows[0][1])
+
+
+def _json_cells(
+    text: str, lineno: int, shape: Shape | None, alphabet: str | None
+) -> tuple[Shape, bytes]:
+    """A grid from a JSON object (``shape`` and ``cells`` or ``grid``) or a list of rows."""
+    try:
+        obj = json.loads(text)
+    except RecursionError:
+        raise Bad("invalid JSON: nested too deeply", lineno) from None
+    except ValueError as exc:
+        raise Bad(f"invalid JSON: {exc}", lineno) from None
+    jshape: Shape | None = None
+    if isinstance(obj, list):
+        return _json_grid(obj, shape, lineno)
+    if not isinstance(obj, dict):
+        raise Bad("a JSON puzzle must be an object or a list of rows", lineno)
+    spec = obj.get("shape")
+    try:
+        if isinstance(spec, str):
+            parsed = Shape.parse(spec)
+            jshape = shared_shape(parsed.box_rows, parsed.box_cols)
+        elif isinstance(spec, list) and len(spec) == 2 and all(type(x) is int for x in spec):
+            jshape = shared_shape(spec[0], spec[1])
+        elif spec is not None:
+            raise Bad(f'JSON "shape" must be like "3x3", got {repr(spec)[:40]}', lineno)
+    except InvalidShapeError as exc:
+        raise Bad(f'JSON "shape": {exc}', lineno) from None
+    if shape is not None and jshape is not None and shape != jshape:
+        raise Bad(f"JSON shape {jshape} differs from the shape given, {shape}", lineno)
+    sh = shape if shape is not None else jshape
+    jalpha = obj.get("alphabet")
+    if jalpha is not None and not isinstance(jalpha, str):
+        raise Bad('JSON "alphabet" must be a string', lineno)
+    cells = obj.get("cells")
+    if isinstance(cells, str):
+        try:
+            return _cells_of(((lineno, cells, 0, len(cells)),), sh, alphabet or jalpha)
+        except Bad as bad:
+            at = f" (character {bad.col})" if bad.col is not None else ""
+            raise Bad(f'JSON "cells": {bad.reason}{at}', lineno) from None
+    if cells is not None:
+        raise Bad('JSON "cells" must be a string', lineno)
+    if "grid" in obj:
+        return _json_grid(obj["grid"], sh, lineno)
+    raise Bad('a JSON puzzle needs "cells" (a string) or "grid" (a list of rows)', lineno)
+
+
+def _json_grid(rows: object, shape: Shape | None, lineno: int) -> tuple[Shape, bytes]:
+    if not isinstance(rows, list) or not rows:
+        raise Bad('JSON "grid" must be a list of rows of digits (0 = empty)', lineno)
+    nested = all(isinstance(r, list) for r in rows)
+    flat: list[object] = [x for r in rows for x in r] if nested else rows
+    if nested:
+        n = shape.n if shape is not None else len(rows)
+        for i, r in enumerate(rows):
+            if len(r) != n:
+                raise Bad(f'JSON "grid": row {i + 1} has {len(r)} cells, expected {n}', lineno)
+    try:
+        sh = shape if shape is not None else infer_shape(len(flat))
+    except Bad as bad:
+        raise Bad(f'JSON "grid": {bad.reason}', lineno) from None
+    n = sh.n
+    if len(flat) != sh.size:
+        raise Bad(f'JSON "grid": expected {sh.size} cells, got {len(flat)}', lineno)
+    for cell, x in enumerate(flat):
+        if type(x) is not int or not 0 <= x <= n:
+            raise Bad(
+                f'JSON "grid": {cell_name(cell, n)} holds {repr(x)[:20]}, '
+                f"expected a digit 0-{n} (0 = empty)",
+                lineno,
+            )
+    return sh, bytes(flat)  # type: ignore[arg-type]  # every item checked to be an int
+
+
+def _parse(text: str, shape: Shape | None, alphabet: str | None) -> tuple[Shape, bytes, str]:
+    """Shape, cells and format name of any supported grid text; raise :class:`Bad`."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        return (*_json_cells(stripped, 1, shape, alphabet), "json")
+    lines = []
+    for i, raw in enumerate(text.splitlines(), 1):
+        body = _cut(raw)
+        if body.strip():
+            lines.append((i, body))
+    if not lines:
+        raise Bad("no puzzle: the text is blank or only comments")
+    if len(lines) == 1:
+        return (*_one_line(lines[0][1], lines[0][0], shape, alphabet), "line")
+    return (*_block(lines, shape, alphabet), "pretty")
+
+
+def _checked(
+    text: str, shape: Shape | None, alphabet: str | None, allow_conflicts: bool
+) -> tuple[Shape, bytes]:
+    try:
+        sh, cells, _ = _parse(text, shape, alphabet)
+        if not allow_conflicts:
+            reason = conflict_reason(sh, cells)
+            if reason is not None:
+                raise Bad(reason)
+    except Bad as bad:
+        multi = len(text.splitlines()) > 1 and not text.strip().startswith(("{", "["))
+        raise to_error(bad, text=text, show_line=multi) from None
+    return sh, cells
+
+
+def parse_cells(
+    text: str, *, shape: Shape | None = None, alphabet: str | None = None
+) -> tuple[Shape, bytes]:
+    """The shape and cell digits (``bytes``, 0 = empty) of a grid in any supported text form.
+
+    Conflicting clues are *not* checked here (:func:`parse_grid` checks them).
+
+    >>> shape, cells = parse_cells("1.3. ..12 .... 4..3")
+    >>> shape, list(cells)
+    (Shape(2, 2), [1, 0, 3, 0, 0, 0, 1, 2, 0, 0, 0, 0, 4, 0, 0, 3])
+    """
+    return _checked(text, shape, alphabet, allow_conflicts=True)
+
+
+def parse_grid(
+    text: str,
+    *,
+    shape: Shape | None = None,
+    alphabet: str | None = None,
+    allow_conflicts: bool = False,
+) -> Grid:
+    """A :class:`Grid` from a one-line, pretty (multi-line) or JSON text; see the module rules.
+
+    Raise :class:`InvalidPuzzleError` naming what is wrong and where, and only that.
+    """
+    sh, cells = _checked(text, shape, alphabet, allow_conflicts)
+    return Grid._trusted(sh, cells)
+
+
+def from_json(
+    text: str,
+    *,
+    shape: Shape | None = None,
+    alphabet: str | None = None,
+    allow_conflicts: bool = False,
+) -> Grid:
+    """A :class:`Grid` from its JSON form (see :func:`to_json`)."""
+    if not text.strip().startswith(("{", "[")):
+        raise InvalidPuzzleError(f"not a JSON object: {shorten(text)}")
+    return parse_grid(text, shape=shape, alphabet=alphabet, allow_conflicts=allow_conflicts)
+
+
+# Writers ---------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=128)
+def _writer(n: int, alphabet: str | None, empty: str) -> tuple[str, ...]:
+    """Symbols to write, indexed by cell value (0 = empty)."""
+    if alphabet is None:
+        if n > len(DEFAULT_ALPHABET):
+            raise ValueError(f"a {n}x{n} grid needs an explicit alphabet of {n} symbols")
+        digits = DEFAULT_ALPHABET[:n]
+    else:
+        try:
+            digits = symbols(n, alphabet).alphabet[:n]
+        except Bad as bad:
+            raise ValueError(bad.reason) from None
+    if len(empty) != 1 or empty in digits or empty.isspace() or empty in "|#":
+        raise ValueError(f"empty marker {empty!r} must be one character that is not a digit")
+    return (empty, *digits)
+
+
+@lru_cache(maxsize=128)
+def _line_table(n: int, alphabet: str | None, empty: str) -> bytes | None:
+    """A ``bytes.translate`` table from cell values to ASCII symbols, if they are all ASCII."""
+    written = _writer(n, alphabet, empty)
+    if not all(ch.isascii() for ch in written):
+        return None
+    table = bytearray(range(256))
+    for value, ch in enumerate(written):
+        table[value] = ord(ch)
+    return bytes(table)
+
+
+def format_line(grid: Grid, *, alphabet: str | None = None, empty: str = ".") -> str:
+    """The one-line form: ``n*n`` symbols, row-major."""
+    table = _line_table(grid.shape.n, alphabet, empty)
+    if table is not None:
+        return grid.cells.translate(table).decode("ascii")
+    written = _writer(grid.shape.n, alphabet, empty)
+    return "".join(map(written.__getitem__, grid.cells))
+
+
+def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None = None) -> str:
+    """One row per line, cells separated by spaces; ``|`` and rule lines between boxes.
+
+    See :meth:`Grid.to_pretty` for an example.
+    """
+    written = _writer(grid.shape.n, alphabet, ".")
+    n, br, bc = grid.shape.n, grid.shape.box_rows, grid.shape.box_cols
+    cells = grid.cells
+    rule = "-+-".join("-" * (2 * bc - 1) for _ in range(n // bc))
+    out = []
+    for r in range(n):
+        row = [written[d] for d in cells[r * n : r * n + n]]
+        if not separators:
+            out.append(" ".join(row))
+            continue
+        if r and r % br == 0:
+            out.append(rule)
+        out.append(" | ".join(" ".join(row[c : c + bc]) for c in range(0, n, bc)))
+    return "\n".join(out)
+
+
+def to_json(grid: Grid) -> str:
+    """``{"shape": "3x3", "cells": "53..7...."}`` (a ``grid`` list of rows past 61 digits)."""
+    n = grid.shape.n
+    if n <= len(DEFAULT_ALPHABET):
+        return json.dumps({"shape": str(grid.shape), "cells": format_line(grid)})
+    rows = [list(grid.cells[r * n : r * n + n]) for r in range(n)]
+    return json.dumps({"shape": str(grid.shape), "grid": rows})
+
+
+def format_grid(grid: Grid, fmt: str) -> str:
+    """``grid`` in one of :data:`FORMATS` (``"line"``, ``"pretty"`` or ``"json"``)."""
+    if fmt == "line":
+        return format_line(grid)
+    if fmt == "pretty":
+        return format_pretty(grid)
+    if fmt == "json":
+        return to_json(grid)
+    raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+# Streaming reader ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One puzzle read from a stream: a grid, or the error that stopped it.
+
+    ``line`` is the 1-based number of the line where the puzzle's text starts; ``text`` is that
+    text as read (several lines joined by ``\\n`` for a pretty grid); ``fmt`` is ``"line"``,
+    ``"pretty"`` or ``"json"``, the format to answer in (see :func:`format_grid`).
+    """
+
+    line: int
+    grid: Grid | None
+    error: InvalidPuzzleError | None
+    text: str
+    fmt: str
+
+    @property
+    def ok(self) -> bool:
+        """Whether the puzzle was read (``grid`` is set and ``error`` is ``None``)."""
+        return self.error is None
+
+
+class _Lines:
+    """Numbered lines of a stream, without their line ends, with one line of push-back."""
+
+    __slots__ = ("_back", "_it", "_n")
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._it = iter(lines)
+        self._n = 0
+        self._back: tuple[int, str] | None = None
+
+    def next(self) -> tuple[int, str] | None:
+        if self._back is not None:
+            item, self._back = self._back, None
+            return item
+        raw = next(self._it, None)
+        if raw is None:
+            return None
+        self._n += 1
+        if self._n == 1 and raw.startswith("\ufeff"):
+            raw = raw[1:]
+        return self._n, raw.rstrip("\r\n")
+
+    def push(self, item: tuple[int, str]) -> None:
+        self._back = item
+
+
+def _cut(raw: str) -> str:
+    """``raw`` without its ``#`` comment."""
+    hash_at = raw.find("#")
+    return raw if hash_at < 0 else raw[:hash_at]
+
+
+def _body(raw: str) -> str:
+    """``raw`` without its comment, stripped."""
+    return _cut(raw).strip()
+
+
+def _starts_block(s: str, shape: Shape | None) -> bool:
+    """Whether line ``s`` (no comment, stripped) starts a pretty grid rather than being one."""
+    kind = _dash_kind(s, shape.n if shape is not None else None)
+    if kind is not None:
+        if kind == "rule" and ("+" in s or "=" in s):
+            return True
+        k = s.count("-")
+        return k != shape.size if shape is not None else k not in INFERABLE
+    count = len(clean_cells(s))
+    if shape is not None:
+        return count == shape.n
+    if not 4 <= count <= MAX_SIDE:
+        return False
+    side = _AMBIGUOUS_SIDES.get(count)
+    if side is not None:  # a whole small puzzle, unless it looks like a row (module rules)
+        allowed = DEFAULT_ALPHABET[:side] + EMPTY_SYMBOLS
+        return "|" in s or len(s.split()) > 1 or any(ch not in allowed for ch in s)
+    return math.isqrt(count) ** 2 == count or "|" in s
+
+
+def _is_dash_puzzle(s: str, n: int | None) -> bool:
+    """Whether ``s`` is a one-line puzzle written all in dashes (every cell empty)."""
+    if not _DASHY.fullmatch(s) or "+" in s or "=" in s:
+        return False
+    k = s.count("-")
+    return k == n * n if n is not None else k in INFERABLE
+
+
+def _collect(
+    first: tuple[int, str], src: _Lines, shape: Shape | None
+) -> tuple[list[tuple[int, str]], int]:
+    """The lines of the pretty grid that starts with ``first``, and how many are rows.
+
+    The grid ends at a blank line, at the end of the stream, or before a line that is not a
+    rule once it has n rows (a rule line right after the last row is its bottom border). A
+    line that cannot start a grid ends a grid that has no rows yet (a lone rule line).
+    """
+    block = [first]
+    n = shape.n if shape is not None else None
+    rows = 0
+
+    def take(s: str) -> None:
+        nonlocal n, rows
+        if _dash_kind(s, n) != "rule":
+            if n is None:
+                n = len(clean_cells(s))
+            rows += 1
+
+    take(_body(first[1]))
+    while True:
+        item = src.next()
+        if item is None:
+            break
+        raw = item[1]
+        if not raw.strip():
+            break
+        s = _body(raw)
+        if not s:
+            continue
+        row = _dash_kind(s, n) != "rule"
+        if (
+            raw.lstrip().startswith(("{", "["))
+            or (row and n is not None and rows >= n)
+            or (row and rows == 0 and not _starts_block(s, shape))
+            or _is_dash_puzzle(s, n)
+            or len(block) > 2 * (n or MAX_SIDE) + 8
+        ):
+            src.push(item)
+            break
+        block.append(item)
+        take(s)
+    return block, rows
+
+
+def read_puzzles(
+    lines: Iterable[str],
+    *,
+    shape: Shape | None = None,
+    alphabet: str | None = None,
+    source: str = "<stdin>",
+) -> Iterator[Record]:
+    """Read puzzles from ``lines`` (an open file, a list of lines, or one string), streaming.
+
+    Yields one :class:`Record` per puzzle, in order, holding the grid or the error; a bad puzzle
+    does not stop the reading. Errors start with ``source`` and the line number. Blank lines
+    and ``#`` comment lines are skipped; see the module rules for what a line may hold.
+
+    >>> text = "# two 4x4 puzzles\\n1.3...12....4..3\\n1.1.............\\n"
+    >>> for record in read_puzzles(text, source="x.txt"):
+    ...     print(record.line, record.grid, record.error)
+    2 1.3...12....4..3 None
+    3 None x.txt, line 3: conflicting clues: digit 1 at r1c1 and r1c3 (row 1): '1.1.............'
+    """
+    src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines)
+    while True:
+        item = src.next()
+        if item is None:
+            return
+        lineno, raw = item
+        if raw.lstrip().startswith(("{", "[")):
+            yield _record(lineno, raw, "json", source, shape, alphabet, None)
+            continue
+        s = _body(raw)
+        if not s:
+            continue
+        if _starts_block(s, shape):
+            block, rows = _collect(item, src, shape)
+            if not rows:
+                continue  # rule lines outside any grid, e.g. section separators
+            text = "\n".join(line for _, line in block)
+            yield _record(lineno, text, "pretty", source, shape, alphabet, block)
+        else:
+            yield _record(lineno, raw, "line", source, shape, alphabet, None)
+
+
+def _record(
+    lineno: int,
+    text: str,
+    fmt: str,
+    source: str,
+    shape: Shape | None,
+    alphabet: str | None,
+    block: list[tuple[int, str]] | None,
+) -> Record:
+    try:
+        if fmt == "json":
+            sh, cells = _json_cells(text.strip(), lineno, shape, alphabet)
+        elif fmt == "line":
+            sh, cells = _one_line(text, lineno, shape, alphabet)
+        else:
+            lines = [(ln, _cut(line)) for ln, line in block or ()]
+            sh, cells = _block([(ln, s) for ln, s in lines if s.strip()], shape, alphabet)
+        reason = conflict_reason(sh, cells)
+        if reason is not None:
+            raise Bad(reason, lineno)
+    except Bad as bad:
+        if bad.line is None:
+            bad.line = lineno
+        return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt)
+    return Record(lineno, Grid._trusted(sh, cells), None, text, fmt)
