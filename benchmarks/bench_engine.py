@@ -18,8 +18,9 @@ import statistics
 import time
 
 import sudokit
-from common import best_of, emit, load_grids, machine
 from sudokit import Grid, Shape
+
+from common import best_of, emit, load_grids, machine
 
 SETS = {"sudoku17": "sudoku17.txt", "top1465": "top1465.txt", "hardest": "forum_hardest_11plus.txt"}
 

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grid_strategies import SHAPES, candidate_masks, grids, solution_cells
 from sudokit import _candidates, formats
 from sudokit._grid import Grid
 from sudokit._shape import Shape
@@ -35,6 +34,8 @@ from sudokit.formats import (
     read_puzzles,
     to_json,
 )
+
+from grid_strategies import SHAPES, candidate_masks, grids, solution_cells
 
 DATA = Path(__file__).parents[1].parent / "shared" / "data"
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grid_strategies import candidate_masks, grids
 from sudokit._grid import Grid
 from sudokit._shape import Shape
 from sudokit.errors import InvalidPuzzleError
@@ -30,6 +29,8 @@ from sudokit.formats import (
     parse_grid,
     read_puzzles,
 )
+
+from grid_strategies import candidate_masks, grids
 
 #: Characters that mean something to some format, plus a few troublemakers.
 SPECIAL = (

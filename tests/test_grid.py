@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grid_strategies import SHAPES, grids, puzzle_cells, solution_cells
 from sudokit import _grid
 from sudokit._grid import Grid
 from sudokit._shape import Shape
 from sudokit.errors import InvalidPuzzleError
+
+from grid_strategies import SHAPES, grids, puzzle_cells, solution_cells
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 SUDOKU = Shape(3, 3)

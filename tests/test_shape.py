@@ -7,10 +7,11 @@ import pickle
 
 import pytest
 
-from grid_strategies import SHAPES
 from sudokit import _shape
 from sudokit._shape import MAX_SIDE, Shape, cell_name
 from sudokit.errors import InvalidShapeError, SudokitError
+
+from grid_strategies import SHAPES
 
 
 def test_doctests() -> None:

@@ -29,6 +29,7 @@ from ._shape import MAX_SIDE, Shape
 from .engine import count_many, count_solutions, is_unique, random_grid, solve, solve_many
 from .errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
 from .formats import Record, format_grid, parse_grid, read_puzzles
+from .generator import SYMMETRIES, Generated, generate, generate_many
 
 __version__ = "0.1.0"
 
@@ -39,12 +40,16 @@ __all__ = [
     "InvalidPuzzleError",
     "InvalidShapeError",
     "Record",
+    "SYMMETRIES",
+    "Generated",
     "Shape",
     "SudokitError",
     "__version__",
     "count_many",
     "count_solutions",
     "format_grid",
+    "generate",
+    "generate_many",
     "is_unique",
     "parse_grid",
     "random_grid",

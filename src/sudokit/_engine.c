@@ -365,11 +365,15 @@ static int init9(S9 *s, const uint8_t *cells)
     return 1;
 }
 
-static void run9(const uint8_t *cells, Ctx *ctx)
+/* Search the puzzle `cells`; with excl_cell >= 0, only for solutions whose digit at excl_cell
+ * is not excl_digit (1-based). */
+static void run9(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit)
 {
     S9 s;
     if (!init9(&s, cells))
         return;
+    if (excl_cell >= 0)
+        s.f[(excl_digit - 1) * 3 + excl_cell / 27] &= ~(UINT32_C(1) << (excl_cell % 27));
     search9(&s, ctx);
 }
 
@@ -796,12 +800,21 @@ static int load(Work *w, const uint8_t *cells)
     return qn;
 }
 
-/* Return 0, or -1 when memory ran out. */
-static int run_general(Work *w, const uint8_t *cells, Ctx *ctx)
+/* Search the puzzle `cells` (as run9, excl_cell likewise).  Return 0, or -1 when memory ran
+ * out. */
+static int run_general(Work *w, const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit)
 {
     int qn = load(w, cells);
     if (qn < 0)
         return 0;
+    if (excl_cell >= 0 && !cells[excl_cell]) {
+        uint64_t m = w->cand[excl_cell] & ~(UINT64_C(1) << (excl_digit - 1));
+        if (!m)
+            return 0;
+        if (m != w->cand[excl_cell] && !(m & (m - 1)))
+            w->queue[qn++] = excl_cell;
+        w->cand[excl_cell] = m;
+    }
     return search(w, 0, qn, ctx) < 0 ? -1 : 0;
 }
 
@@ -846,8 +859,8 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
         ctx.solution = out;
         ctx.node_limit = budget;
         if (n == 9 && br == 3) {
-            run9(cells, &ctx);
-        } else if (run_general(w, cells, &ctx) < 0) {
+            run9(cells, &ctx, -1, 0);
+        } else if (run_general(w, cells, &ctx, -1, 0) < 0) {
             free(cells);
             return -1;
         }
@@ -857,6 +870,132 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
         }
         budget *= 2;
     }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Digging: from a complete grid to a puzzle with one solution.                                */
+
+/* Everything one dig needs.  The puzzle's known solution lets every uniqueness question be
+ * asked as "is there a solution that differs from it here?", which a search usually refutes
+ * by propagation alone. */
+typedef struct {
+    const Geo *g;
+    Work *w;               /* general path workspace (NULL for 9x9) */
+    uint64_t budget;       /* nodes per search, 0 = unlimited */
+    int gave_up;           /* a search hit the budget: minimality can no longer be claimed */
+    int oom;
+} Digger;
+
+/* Run one search on `cells` with limit `limit`; return the count, or -1 if it hit the budget. */
+static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_cell, int excl_digit)
+{
+    Ctx ctx = {0};
+    ctx.limit = limit;
+    ctx.node_limit = D->budget;
+    if (D->w) {
+        if (run_general(D->w, cells, &ctx, excl_cell, excl_digit) < 0) {
+            D->oom = 1;
+            return -1;
+        }
+    } else {
+        run9(cells, &ctx, excl_cell, excl_digit);
+    }
+    if (ctx.aborted)
+        return -1;
+    return (int)ctx.count;
+}
+
+/* The clues at removed[0..k-1] have just been taken out of `cells`, which was uniquely solved
+ * by `solution`.  Any other solution must differ from `solution` at one of them, so look for
+ * one differing at each in turn; once a cell is shown to be forced, it is put back as a clue
+ * for the later searches.  Return 1 if still unique, 0 if not, -1 if a search gave up. */
+static int still_unique(Digger *D, uint8_t *cells, const uint8_t *solution, const int *removed, int k)
+{
+    int result = 1;
+    int i;
+    for (i = 0; i < k; i++) {
+        int c = removed[i];
+        int r = dig_search(D, cells, 1, c, solution[c]);
+        if (r != 0) {
+            result = r > 0 ? 0 : -1;
+            break;
+        }
+        cells[c] = solution[c];
+    }
+    for (int j = 0; j < i; j++)
+        cells[removed[j]] = 0;
+    return result;
+}
+
+/* Remove orbits from `cells` (a full grid equal to `solution`) in the order given, keeping a
+ * removal only while the puzzle stays unique; stop once the clue count is <= target.  With
+ * `exact`, an orbit that would take the count below the target is skipped.  Orbit o is orbit_cells[orbit_start[o] .. orbit_start[o+1]-1].
+ *
+ * The first removals almost never break uniqueness, so while that holds the loop removes a
+ * batch of orbits at once behind one count-to-two search, doubling the batch on success and
+ * halving it on failure; a batch that stays unique is exactly what one-by-one removal would
+ * have kept (every step in between had more clues, so was unique too).  Once batches fail,
+ * single orbits are tested by the differing-solution searches.  Return the clue count; set
+ * *exhausted when every orbit was tried. */
+static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *orbit_cells,
+               const int *orbit_start, const int *order, int norbits, int target, int exact,
+               int *exhausted)
+{
+    int N = D->g->N, clues = N;
+    for (int c = 0; c < N; c++)
+        clues -= cells[c] == 0;
+    int batch = N / 4; /* in cells */
+    int removed[MAX_SIDE * MAX_SIDE];
+    int pos = 0;
+    while (pos < norbits && clues > target) {
+        if (batch > 1) {
+            int k = 0, end = pos;
+            while (end < norbits) {
+                int o = order[end], size = orbit_start[o + 1] - orbit_start[o];
+                if (k + size > batch || clues - k <= target || (exact && clues - k - size < target))
+                    break;
+                for (int i = orbit_start[o]; i < orbit_start[o + 1]; i++)
+                    removed[k++] = orbit_cells[i];
+                end++;
+            }
+            if (end - pos >= 2) {
+                for (int i = 0; i < k; i++)
+                    cells[removed[i]] = 0;
+                if (dig_search(D, cells, 2, -1, 0) == 1) {
+                    clues -= k;
+                    pos = end;
+                    batch *= 2;
+                    continue;
+                }
+                for (int i = 0; i < k; i++)
+                    cells[removed[i]] = solution[removed[i]];
+                batch /= 2;
+                continue;
+            }
+            batch = 1;
+        }
+        int o = order[pos++], size = orbit_start[o + 1] - orbit_start[o];
+        if (exact && clues - size < target)
+            continue;
+        int k = 0;
+        for (int i = orbit_start[o]; i < orbit_start[o + 1]; i++) {
+            removed[k++] = orbit_cells[i];
+            cells[orbit_cells[i]] = 0;
+        }
+        int r = still_unique(D, cells, solution, removed, k);
+        if (r == 1) {
+            clues -= size;
+        } else {
+            for (int i = 0; i < k; i++)
+                cells[removed[i]] = solution[removed[i]];
+            if (r < 0)
+                D->gave_up = 1;
+        }
+        if (D->oom)
+            break;
+    }
+    *exhausted = pos >= norbits;
+    return clues;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -911,8 +1050,8 @@ static int solve_many(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint
         if (ctx.solution)
             memset(ctx.solution, 0, (size_t)N);
         if (fast9)
-            run9(cells + i * N, &ctx);
-        else if (run_general(&w, cells + i * N, &ctx) < 0) {
+            run9(cells + i * N, &ctx, -1, 0);
+        else if (run_general(&w, cells + i * N, &ctx, -1, 0) < 0) {
             status = -1;
             break;
         }
@@ -939,7 +1078,7 @@ static int solve_many_generic(const Geo *g, const uint8_t *cells, Py_ssize_t cou
         ctx.solution = solutions ? solutions + i * g->N : NULL;
         if (ctx.solution)
             memset(ctx.solution, 0, (size_t)g->N);
-        if (run_general(&w, cells + i * g->N, &ctx) < 0) {
+        if (run_general(&w, cells + i * g->N, &ctx, -1, 0) < 0) {
             status = -1;
             break;
         }
@@ -1092,6 +1231,198 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     return out;
 }
 
+/* generate(box_rows, box_cols, seed, orbits, target, exact, budget)
+ *   -> (puzzle, solution, clues, exhausted, gave_up)
+ * orbits: per cell, its orbit's index as a little-endian uint16; orbits are numbered 0..k-1.
+ * target: stop at this many clues or fewer (0: go on until no orbit can be removed); with
+ *   exact, never go below it.
+ * exhausted: every orbit was tried, so without gave_up the puzzle is minimal for its orbits. */
+static PyObject *py_generate(PyObject *self, PyObject *args)
+{
+    int br, bc, target, exact;
+    unsigned long long seed, budget;
+    Py_buffer ob;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiKy*ipK:generate", &br, &bc, &seed, &ob, &target, &exact, &budget))
+        return NULL;
+    PyObject *result = NULL;
+    int *orbit_cells = NULL, *orbit_start = NULL, *order = NULL;
+    uint8_t *cells = NULL, *solution = NULL;
+    Work w;
+    int have_work = 0;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    int N = n * n;
+    if (ob.len != 2 * (Py_ssize_t)N) {
+        PyErr_Format(PyExc_ValueError, "orbits: expected %d bytes (uint16 per cell), got %zd", 2 * N, ob.len);
+        goto done;
+    }
+    const uint8_t *ob8 = ob.buf;
+    int norbits = 0;
+    for (int c = 0; c < N; c++) {
+        int id = ob8[2 * c] | ob8[2 * c + 1] << 8;
+        if (id >= N) {
+            PyErr_Format(PyExc_ValueError, "orbits: cell %d has orbit %d, over %d", c, id, N - 1);
+            goto done;
+        }
+        if (id + 1 > norbits)
+            norbits = id + 1;
+    }
+    const Geo *g = geo_get(br, bc);
+    orbit_cells = PyMem_Malloc(sizeof(int) * (size_t)N);
+    orbit_start = PyMem_Calloc((size_t)norbits + 1, sizeof(int));
+    order = PyMem_Malloc(sizeof(int) * (size_t)norbits);
+    cells = PyMem_Malloc((size_t)N);
+    solution = PyMem_Malloc((size_t)N);
+    if (!g || !orbit_cells || !orbit_start || !order || !cells || !solution) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int c = 0; c < N; c++)
+        orbit_start[(ob8[2 * c] | ob8[2 * c + 1] << 8) + 1]++;
+    for (int o = 0; o < norbits; o++) {
+        if (orbit_start[o + 1] == 0) {
+            PyErr_Format(PyExc_ValueError, "orbits: orbit %d has no cell", o);
+            goto done;
+        }
+        orbit_start[o + 1] += orbit_start[o];
+    }
+    {
+        int fill[MAX_SIDE * MAX_SIDE];
+        memcpy(fill, orbit_start, sizeof(int) * (size_t)norbits);
+        for (int c = 0; c < N; c++)
+            orbit_cells[fill[ob8[2 * c] | ob8[2 * c + 1] << 8]++] = c;
+    }
+    if (!work_init(&w, g)) {
+        work_free(&w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    have_work = 1;
+    int clues = 0, exhausted = 0, status = 0;
+    Digger D = {0};
+    D.g = g;
+    D.w = (n == 9 && br == 3) ? NULL : &w;
+    D.budget = budget;
+    Py_BEGIN_ALLOW_THREADS;
+    /* The grid from the seed; the order of orbits from the next draws of a second stream. */
+    if (random_grid(&w, seed, solution) < 0) {
+        status = -1;
+    } else {
+        Rng rng;
+        rng_seed(&rng, seed ^ UINT64_C(0x5DEECE66D1F2E3A7));
+        for (int o = 0; o < norbits; o++)
+            order[o] = o;
+        for (int o = norbits - 1; o > 0; o--) {
+            int j = (int)rng_below(&rng, (uint32_t)o + 1);
+            int t = order[o];
+            order[o] = order[j];
+            order[j] = t;
+        }
+        memcpy(cells, solution, (size_t)N);
+        clues = dig(&D, cells, solution, orbit_cells, orbit_start, order, norbits, target, exact,
+                    &exhausted);
+        if (D.oom)
+            status = -1;
+    }
+    Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_BuildValue("(y#y#iNN)", cells, (Py_ssize_t)N, solution, (Py_ssize_t)N, clues,
+                           PyBool_FromLong(exhausted), PyBool_FromLong(D.gave_up));
+done:
+    if (have_work)
+        work_free(&w);
+    PyMem_Free(orbit_cells);
+    PyMem_Free(orbit_start);
+    PyMem_Free(order);
+    PyMem_Free(cells);
+    PyMem_Free(solution);
+    PyBuffer_Release(&ob);
+    return result;
+}
+
+/* removable(box_rows, box_cols, puzzle, solution, budget, first=False) -> (cells, gave_up)
+ * The clues of a unique puzzle that could each be taken out alone with the puzzle staying
+ * unique (with `first`, only the first one found); empty means the puzzle is minimal (unless
+ * gave_up). */
+static PyObject *py_removable(PyObject *self, PyObject *args)
+{
+    int br, bc;
+    Py_buffer pb, sb;
+    unsigned long long budget;
+    int first = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iiy*y*K|p:removable", &br, &bc, &pb, &sb, &budget, &first))
+        return NULL;
+    PyObject *result = NULL, *list = NULL;
+    uint8_t *cells = NULL;
+    int *found = NULL, nfound = 0;
+    Work w;
+    int have_work = 0;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    int N = n * n;
+    if (pb.len != N || sb.len != N) {
+        PyErr_Format(PyExc_ValueError, "expected %d cells in puzzle and solution", N);
+        goto done;
+    }
+    if (check_cells(pb.buf, pb.len, n) < 0 || check_cells(sb.buf, sb.len, n) < 0)
+        goto done;
+    const Geo *g = geo_get(br, bc);
+    cells = PyMem_Malloc((size_t)N);
+    found = PyMem_Malloc(sizeof(int) * (size_t)N);
+    if (!g || !cells || !found || !work_init(&w, g)) {
+        if (g && cells && found)
+            work_free(&w);
+        PyErr_NoMemory();
+        goto done;
+    }
+    have_work = 1;
+    memcpy(cells, pb.buf, (size_t)N);
+    const uint8_t *sol = sb.buf;
+    Digger D = {0};
+    D.g = g;
+    D.w = (n == 9 && br == 3) ? NULL : &w;
+    D.budget = budget;
+    Py_BEGIN_ALLOW_THREADS;
+    for (int c = 0; c < N && !D.oom && !(first && nfound); c++) {
+        if (!cells[c])
+            continue;
+        cells[c] = 0;
+        int r = still_unique(&D, cells, sol, &c, 1);
+        if (r == 1)
+            found[nfound++] = c;
+        else if (r < 0)
+            D.gave_up = 1;
+        cells[c] = sol[c];
+    }
+    Py_END_ALLOW_THREADS;
+    if (D.oom) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    list = PyList_New(nfound);
+    if (!list)
+        goto done;
+    for (int i = 0; i < nfound; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(found[i]));
+    result = Py_BuildValue("(ON)", list, PyBool_FromLong(D.gave_up));
+done:
+    if (have_work)
+        work_free(&w);
+    Py_XDECREF(list);
+    PyMem_Free(cells);
+    PyMem_Free(found);
+    PyBuffer_Release(&pb);
+    PyBuffer_Release(&sb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))solve_one, METH_VARARGS | METH_KEYWORDS,
      "solve(box_rows, box_cols, cells, limit=1, generic=False) -> (solution | None, count)\n\n"
@@ -1103,6 +1434,14 @@ static PyMethodDef methods[] = {
      "there is none); counts the number of solutions of each, stopping at limit."},
     {"random_grid", py_random_grid, METH_VARARGS,
      "random_grid(box_rows, box_cols, seed) -> bytes\n\nA random complete grid, a function of the shape and the 64-bit seed."},
+    {"generate", py_generate, METH_VARARGS,
+     "generate(box_rows, box_cols, seed, orbits, target, exact, budget)\n"
+     "    -> (puzzle, solution, clues, exhausted, gave_up)\n\n"
+     "A random complete grid from the seed, dug by removing symmetry orbits in a random order\n"
+     "while the puzzle stays unique, down to `target` clues (0: until no orbit can go)."},
+    {"removable", py_removable, METH_VARARGS,
+     "removable(box_rows, box_cols, puzzle, solution, budget, first=False) -> (cells, gave_up)\n\n"
+     "The clues of a unique puzzle that could each be removed alone keeping it unique."},
     {NULL, NULL, 0, NULL},
 };
 

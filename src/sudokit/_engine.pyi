@@ -11,3 +11,15 @@ def solve_batch(
     box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
 ) -> tuple[bytes, list[int]]: ...
 def random_grid(box_rows: int, box_cols: int, seed: int) -> bytes: ...
+def generate(
+    box_rows: int,
+    box_cols: int,
+    seed: int,
+    orbits: Buffer,
+    target: int,
+    exact: bool,
+    budget: int,
+) -> tuple[bytes, bytes, int, bool, bool]: ...
+def removable(
+    box_rows: int, box_cols: int, puzzle: Buffer, solution: Buffer, budget: int, first: bool = False
+) -> tuple[list[int], bool]: ...

@@ -7,16 +7,23 @@ Exit status: 0 when every input was handled, 1 when some input was bad or had no
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
-from typing import TextIO
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from tqdm import tqdm
 
 from . import __version__
+from ._parallel import default_jobs
 from ._shape import Shape
 from .batch import solve_records
-from .errors import SudokitError
+from .errors import GenerationError, SudokitError
 from .formats import format_grid, read_puzzles
+from .generator import SYMMETRIES, check_options, generate_many
+from .output import RECORD_FORMATS, csv_header, format_record, resume_point
 
 __all__ = ["main"]
 
@@ -69,6 +76,49 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     s.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
     s.add_argument("-o", "--output", help="write to this file instead of stdout")
+
+    g = sub.add_parser(
+        "generate",
+        help="generate puzzles with exactly one solution",
+        description="Generate puzzles, each proven to have one solution, streamed as they are "
+        "made. With no clue target, each puzzle is minimal (with a symmetry: no symmetric orbit "
+        "of clues can be removed). Each record states the seed and index that make it again; "
+        "the same arguments and seed give the same output whatever --jobs is.",
+    )
+    g.add_argument("-n", "--count", type=_positive, default=1, help="how many (default 1)")
+    g.add_argument("--shape", type=_shape_arg, default=Shape(3, 3), help="box shape (default 3x3)")
+    g.add_argument(
+        "--symmetry",
+        choices=[*SYMMETRIES, "random"],
+        default="rot180",
+        help="symmetry of the clue pattern (default rot180)",
+    )
+    target = g.add_mutually_exclusive_group()
+    target.add_argument("--clues", type=_positive, help="exactly N clues")
+    target.add_argument("--max-clues", type=_positive, help="at most N clues")
+    g.add_argument(
+        "--minimal",
+        action="store_true",
+        help="minimal puzzles (the default without a clue target; with --clues: both)",
+    )
+    g.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
+    g.add_argument(
+        "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
+    )
+    g.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    g.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+    g.add_argument("-o", "--output", help="write to this file instead of stdout")
+    g.add_argument(
+        "--resume",
+        action="store_true",
+        help="with -o: keep the whole records already in the file and make the rest",
+    )
+    g.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds per puzzle to keep trying new grids for a target (default 60)",
+    )
     return p
 
 
@@ -108,9 +158,85 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def _progress(total: int, initial: int, err: TextIO) -> tqdm[NoReturn]:
+    """A progress bar on ``err`` when it is a terminal (count, rate, ETA), else a silent one."""
+    return tqdm(total=total, initial=initial, file=err, unit=" puzzles", disable=not err.isatty())
+
+
+def _generate(args: argparse.Namespace, err: TextIO) -> int:
+    try:
+        check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
+    except ValueError as e:
+        err.write(f"sudokit generate: error: {e}\n")
+        return 2
+    if args.resume and not args.output:
+        err.write("sudokit generate: error: --resume needs -o FILE\n")
+        return 2
+    seed = args.seed
+    start = 0
+    path = Path(args.output) if args.output else None
+    if args.resume and path is not None and path.exists():
+        try:
+            point = resume_point(path, args.format)
+        except ValueError as e:
+            err.write(f"sudokit generate: error: {e}\n")
+            return 1
+        if seed is not None and point.seed is not None and seed != point.seed:
+            err.write(
+                f"sudokit generate: error: {path} was made with seed {point.seed}, not {seed}\n"
+            )
+            return 2
+        seed = point.seed if point.seed is not None else seed
+        start = point.next_index
+        with path.open("r+b") as f:
+            f.truncate(point.length)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    with ExitStack() as stack:
+        if path is not None:
+            out: TextIO = stack.enter_context(
+                path.open("a" if args.resume else "w", encoding="utf-8")
+            )
+        else:
+            out = sys.stdout
+        if args.format == "csv" and start == 0 and (not args.resume or out.tell() == 0):
+            out.write(csv_header(with_solution=args.with_solution))
+        remaining = args.count - start
+        bar = stack.enter_context(_progress(args.count, start, err))
+        puzzles = generate_many(
+            max(remaining, 0),
+            shape=args.shape,
+            symmetry=args.symmetry,
+            clues=args.clues,
+            max_clues=args.max_clues,
+            minimal=True if args.minimal else None,
+            seed=seed,
+            start=start,
+            jobs=args.jobs or default_jobs(),
+            timeout=args.timeout,
+        )
+        try:
+            for puzzle in puzzles:
+                out.write(format_record(puzzle, args.format, with_solution=args.with_solution))
+                out.flush()
+                bar.update(1)
+        except GenerationError as e:
+            err.write(f"sudokit generate: {e}\n")
+            return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "generate":
+        try:
+            return _generate(args, sys.stderr)
+        except KeyboardInterrupt:
+            sys.stderr.write("sudokit: interrupted; finished records are kept (--resume goes on)\n")
+            return 130
+        except BrokenPipeError:
+            return 1
     with ExitStack() as stack:
         out: TextIO = sys.stdout
         if getattr(args, "output", None):

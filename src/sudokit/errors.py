@@ -30,4 +30,12 @@ class InvalidShapeError(SudokitError, ValueError):
 
 
 class GenerationError(SudokitError):
-    """A generation target could not be met within its budget."""
+    """A generation target could not be met within its budget.
+
+    ``closest`` holds the result that came nearest (a :class:`sudokit.generator.Generated`),
+    or None.
+    """
+
+    def __init__(self, message: str, *, closest: object = None) -> None:
+        super().__init__(message)
+        self.closest = closest

@@ -17,7 +17,8 @@ Formats (the names ``line``, ``pretty`` and ``json`` are what :func:`format_grid
 - **line**: the ``n*n`` symbols on one line, row-major: 81 characters for 9x9.
 - **pretty**: one row per line, with or without ``|`` and rule lines (see :meth:`Grid.to_pretty`).
 - **json**: ``{"shape": "3x3", "cells": "53..7...."}``; ``{"grid": [[5, 3, 0, ...], ...]}``
-  (``0`` = empty) is read too.
+  (``0`` = empty) and ``"puzzle"`` in place of ``"cells"`` (as ``sudokit generate`` writes)
+  are read too.
 - **candidates** (pencil marks): a bitmask per cell, bit ``d-1`` for digit ``d``, read from and
   written as a grid of cell tokens (``123 4 5689``, HoDoKu / SudokuWiki style) or as a
   *candidates line* of ``n*n*n`` characters (each cell ``n`` characters, the digit or ``.``).
@@ -210,7 +211,8 @@ def _block(
 def _json_cells(
     text: str, lineno: int, shape: Shape | None, alphabet: str | None
 ) -> tuple[Shape, bytes]:
-    """A grid from a JSON object (``shape`` and ``cells`` or ``grid``) or a list of rows."""
+    """A grid from a JSON object (``shape`` and ``cells`` or ``grid``; ``puzzle`` is read as
+    ``cells``, so sudokit's generated records read back) or a list of rows."""
     try:
         obj = json.loads(text)
     except RecursionError:
@@ -239,15 +241,16 @@ def _json_cells(
     jalpha = obj.get("alphabet")
     if jalpha is not None and not isinstance(jalpha, str):
         raise Bad('JSON "alphabet" must be a string', lineno)
-    cells = obj.get("cells")
+    key = "cells" if "cells" in obj or "puzzle" not in obj else "puzzle"
+    cells = obj.get(key)
     if isinstance(cells, str):
         try:
             return _cells_of(((lineno, cells, 0, len(cells)),), sh, alphabet or jalpha)
         except Bad as bad:
             at = f" (character {bad.col})" if bad.col is not None else ""
-            raise Bad(f'JSON "cells": {bad.reason}{at}', lineno) from None
+            raise Bad(f'JSON "{key}": {bad.reason}{at}', lineno) from None
     if cells is not None:
-        raise Bad('JSON "cells" must be a string', lineno)
+        raise Bad(f'JSON "{key}" must be a string', lineno)
     if "grid" in obj:
         return _json_grid(obj["grid"], sh, lineno)
     raise Bad('a JSON puzzle needs "cells" (a string) or "grid" (a list of rows)', lineno)

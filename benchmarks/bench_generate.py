@@ -1,0 +1,83 @@
+"""Generator throughput, printed as JSON lines.
+
+    python benchmarks/bench_generate.py           # full run
+    python benchmarks/bench_generate.py --quick   # smaller counts
+
+Per configuration: puzzles per second on one core (``jobs=1``) and with every core, and the
+ratio; for minimal 9x9 puzzles without symmetry, the clue-count distribution too. 16x16 and
+25x25 report seconds per puzzle (median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+
+from sudokit import Shape, generate, generate_many
+from sudokit._parallel import default_jobs
+
+from common import emit, machine
+
+
+def rate(count: int, jobs: int, **options: object) -> tuple[float, list[int]]:
+    t = time.perf_counter()
+    clues = [p.clues for p in generate_many(count, seed=1, jobs=jobs, **options)]  # type: ignore[arg-type]
+    return count / (time.perf_counter() - t), clues
+
+
+def bench_9x9(name: str, count: int, **options: object) -> None:
+    one, clues = rate(count, 1, **options)
+    cores = default_jobs()
+    many, _ = rate(count * cores, cores, **options)
+    record = {
+        "bench": "generate",
+        "config": name,
+        "puzzles": count,
+        "per_second_1_job": round(one),
+        "jobs": cores,
+        "per_second_all_jobs": round(many),
+        "speedup": round(many / one, 2),
+        "mean_clues": round(statistics.mean(clues), 2),
+    }
+    if options.get("symmetry") == "none" and "clues" not in options:
+        record["clue_distribution"] = dict(sorted(Counter(clues).items()))
+    emit(record)
+
+
+def bench_big(shape: Shape, count: int, symmetry: str) -> None:
+    times, clues = [], []
+    for seed in range(count):
+        t = time.perf_counter()
+        p = generate(shape=shape, symmetry=symmetry, seed=seed, timeout=None)
+        times.append(time.perf_counter() - t)
+        clues.append(p.clues)
+    emit(
+        {
+            "bench": "generate",
+            "config": f"{shape} {symmetry} minimal-or-near",
+            "puzzles": count,
+            "median_seconds": round(statistics.median(times), 3),
+            "max_seconds": round(max(times), 3),
+            "per_second_1_job": round(count / sum(times), 2),
+            "mean_clues": round(statistics.mean(clues), 1),
+        }
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    emit({"bench": "generate", "event": "start", **machine()})
+    n = 2000 if args.quick else 20000
+    bench_9x9("9x9 minimal none", n, symmetry="none")
+    bench_9x9("9x9 minimal rot180", n, symmetry="rot180")
+    bench_9x9("9x9 30 clues rot180", n, symmetry="rot180", clues=30)
+    bench_big(Shape(4, 4), 5 if args.quick else 30, "none")
+    bench_big(Shape(5, 5), 1 if args.quick else 5, "none")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,375 @@
+"""The generator: puzzles with exactly one solution, from random complete grids.
+
+Terms:
+
+- A **symmetry** is a group of geometric maps of the grid onto itself (rotations, mirrors);
+  the clue pattern of a puzzle made with it is unchanged by every map in the group.
+- An **orbit** is a set of cells that the symmetry maps onto each other; the generator adds
+  and removes clues a whole orbit at a time.
+- **Digging**: start from a random complete grid and remove orbits in a random order, keeping
+  a removal only while the puzzle still has one solution.
+- A puzzle is **minimal** when no single clue can be removed without losing uniqueness, and
+  **orbit-minimal** when no whole orbit can. Without symmetry the two are the same; with one, a
+  puzzle dug until no orbit can go is orbit-minimal and usually *not* minimal (most symmetric
+  puzzles have a clue that could go alone), so both facts are reported.
+
+Every puzzle returned has been proven unique by the exact engine, whatever the options. The
+result is a function of the options and ``seed`` (and ``index`` in a batch): puzzle ``i`` of a
+batch with seed ``s`` is ``generate(seed=s, index=i)``, whatever the number of processes.
+
+>>> from sudokit import generate
+>>> p = generate(seed=2024)
+>>> p.puzzle.clue_count == p.clues, p.orbit_minimal, p.symmetry
+(True, True, 'rot180')
+>>> generate(seed=2024) == p
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from . import _engine
+from ._grid import Grid
+from ._parallel import ordered_map
+from ._shape import Shape
+from .errors import GenerationError
+
+__all__ = [
+    "SYMMETRIES",
+    "Generated",
+    "check_options",
+    "generate",
+    "generate_many",
+    "orbits",
+]
+
+_Map = Callable[[int, int, int], tuple[int, int]]
+
+_MAPS: dict[str, _Map] = {
+    "identity": lambda r, c, n: (r, c),
+    "rot90": lambda r, c, n: (c, n - 1 - r),
+    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, n: (n - 1 - c, r),
+    "mirror-h": lambda r, c, n: (n - 1 - r, c),  # top <-> bottom
+    "mirror-v": lambda r, c, n: (r, n - 1 - c),  # left <-> right
+    "diagonal": lambda r, c, n: (c, r),  # across the main diagonal
+    "antidiagonal": lambda r, c, n: (n - 1 - c, n - 1 - r),
+}
+
+#: Each symmetry, as the group of maps that leave its clue patterns unchanged.
+SYMMETRIES: dict[str, tuple[str, ...]] = {
+    "none": ("identity",),
+    "rot180": ("identity", "rot180"),
+    "rot90": ("identity", "rot90", "rot180", "rot270"),
+    "mirror-h": ("identity", "mirror-h"),
+    "mirror-v": ("identity", "mirror-v"),
+    "diagonal": ("identity", "diagonal"),
+    "antidiagonal": ("identity", "antidiagonal"),
+    "mirror-both": ("identity", "mirror-h", "mirror-v", "rot180"),
+    "diagonal-both": ("identity", "diagonal", "antidiagonal", "rot180"),
+    "full": tuple(_MAPS),
+}
+
+#: Fewest clues a puzzle of a shape can have and stay unique, where it is known
+#: (9x9: McGuire, Tugemann and Civario, 2012); otherwise n - 1 (a puzzle missing two digits
+#: entirely has a second solution with those two swapped).
+_KNOWN_MIN_CLUES = {(2, 2): 4, (2, 3): 8, (3, 2): 8, (3, 3): 17}
+
+#: A search that visits more nodes than this gives up (on big grids a few uniqueness proofs
+#: near minimality take minutes); the clue is then kept, so the puzzle stays proven unique,
+#: but minimality can no longer be claimed. 0 = no limit.
+_BUDGETS = {9: 0, 12: 0, 16: 200_000}
+_BIG_BUDGET = 2_000
+
+_SEED_MASK = (1 << 64) - 1
+
+
+def _budget(shape: Shape) -> int:
+    return _BUDGETS.get(shape.n, 0 if shape.n < 9 else _BIG_BUDGET)
+
+
+@lru_cache(maxsize=64)
+def orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
+    """The cells of ``shape`` grouped in orbits of ``symmetry``, in order of their first cell.
+
+    >>> orbits(Shape(2, 2), "rot180")[:3]
+    ((0, 15), (1, 14), (2, 13))
+    >>> sorted({len(o) for o in orbits(Shape(3, 3), "full")})
+    [1, 4, 8]
+    """
+    if symmetry not in SYMMETRIES:
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
+    n = shape.n
+    maps = [_MAPS[m] for m in SYMMETRIES[symmetry]]
+    seen: set[int] = set()
+    out = []
+    for cell in range(shape.size):
+        if cell in seen:
+            continue
+        r, c = divmod(cell, n)
+        orbit = sorted({rr * n + cc for rr, cc in (f(r, c, n) for f in maps)})
+        seen.update(orbit)
+        out.append(tuple(orbit))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _orbit_ids(shape: Shape, symmetry: str) -> bytes:
+    ids = [0] * shape.size
+    for k, orbit in enumerate(orbits(shape, symmetry)):
+        for cell in orbit:
+            ids[cell] = k
+    return b"".join(i.to_bytes(2, "little") for i in ids)
+
+
+def _reachable(shape: Shape, symmetry: str) -> int:
+    """A bit set of the clue counts that whole orbits can add up to."""
+    reach = 1
+    for orbit in orbits(shape, symmetry):
+        reach |= reach << len(orbit)
+    return reach
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A 64-bit engine seed from the user's seed and positions (index, attempt): the same on
+    every machine and every Python version."""
+    text = "/".join(str(x) for x in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """A generated puzzle, its solution, and the facts that made it.
+
+    ``generate(shape=…, symmetry=…, <same targets>, seed=seed, index=index)`` makes it again.
+    ``minimal`` and ``orbit_minimal`` are None where they were not established (a clue target
+    stopped the digging early, or a search on a big grid gave up before deciding).
+    """
+
+    puzzle: Grid
+    solution: Grid
+    seed: int
+    index: int
+    symmetry: str
+    minimal: bool | None
+    orbit_minimal: bool | None
+    attempts: int
+
+    @property
+    def shape(self) -> Shape:
+        return self.puzzle.shape
+
+    @property
+    def clues(self) -> int:
+        return self.puzzle.clue_count
+
+
+def check_options(
+    shape: Shape, symmetry: str, clues: int | None, max_clues: int | None, timeout: float | None
+) -> None:
+    """Raise ValueError for options no puzzle can meet, before any work starts."""
+    if symmetry != "random" and symmetry not in SYMMETRIES:
+        raise ValueError(
+            f"unknown symmetry {symmetry!r}; choose from {', '.join([*SYMMETRIES, 'random'])}"
+        )
+    if clues is not None and max_clues is not None:
+        raise ValueError("give clues= or max_clues=, not both")
+    if timeout is not None and timeout <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    lowest = _KNOWN_MIN_CLUES.get((shape.box_rows, shape.box_cols), shape.n - 1)
+    for name, value in (("clues", clues), ("max_clues", max_clues)):
+        if value is None:
+            continue
+        if not 0 <= value <= shape.size:
+            raise ValueError(f"{name}={value} is outside 0..{shape.size} for a {shape} grid")
+        if value < lowest:
+            raise ValueError(
+                f"{name}={value} is impossible: no {shape.n}x{shape.n} puzzle with fewer than "
+                f"{lowest} clues has a unique solution"
+            )
+    reachable = symmetry in ("random", "none") or (_reachable(shape, symmetry) >> (clues or 0)) & 1
+    if clues is not None and not reachable:
+        raise ValueError(
+            f"clues={clues} is impossible with symmetry {symmetry!r}: its orbits "
+            f"(of sizes {sorted({len(o) for o in orbits(shape, symmetry)})}) cannot add up "
+            f"to {clues}"
+        )
+
+
+def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
+    if symmetry != "random":
+        return symmetry
+    names = [s for s in SYMMETRIES if s != "none"]
+    return names[derive_seed(seed, index, -1) % len(names)]
+
+
+def generate(
+    *,
+    shape: Shape | None = None,
+    symmetry: str = "rot180",
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
+    seed: int | None = None,
+    index: int = 0,
+    timeout: float | None = 60.0,
+) -> Generated:
+    """Make one puzzle with exactly one solution.
+
+    - ``shape``: the box shape (default 3x3, the 9x9 grid).
+    - ``symmetry``: one of :data:`SYMMETRIES` or ``"random"`` (the clue pattern has it).
+    - ``clues=N``: exactly N clues; ``max_clues=N``: at most N.
+    - ``minimal``: dig until no clue (with a symmetry: no orbit) can go. The default is minimal
+      unless a clue target is given; with ``clues=N`` too, the puzzle must be both.
+    - ``seed``: the result is a function of the arguments and the seed (random when None; the
+      seed used is in the result). ``index`` picks the puzzle's place in a batch.
+    - ``timeout``: when a target cannot be met from one full grid, new grids are tried for up to
+      this many seconds, then :class:`GenerationError` says what was tried and holds the
+      closest result in ``closest``.
+    """
+    shape = shape or Shape(3, 3)
+    check_options(shape, symmetry, clues, max_clues, timeout)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if minimal is None:
+        minimal = clues is None and max_clues is None
+    sym = _choose_symmetry(symmetry, seed, index)
+    if sym != symmetry:
+        check_options(shape, sym, clues, max_clues, timeout)
+    ids = _orbit_ids(shape, sym)
+    budget = _budget(shape)
+    # What the engine digs to, and what a result must meet.
+    target = 0 if minimal else (clues if clues is not None else max_clues or 0)
+    exact = clues is not None and not minimal
+
+    def meets(count: int) -> bool:
+        if clues is not None:
+            return count == clues
+        return max_clues is None or count <= max_clues
+
+    goal = clues if clues is not None else max_clues
+    deadline = None if timeout is None else time.monotonic() + timeout
+    closest: Generated | None = None
+    attempt = 0
+    while True:
+        engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
+        attempt += 1
+        puzzle, solution, count, exhausted, gave_up = _engine.generate(
+            shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget
+        )
+        if exact and count < target:  # pragma: no cover - the engine never overshoots
+            raise AssertionError("engine dug below its target")
+        result = _facts(shape, sym, seed, index, attempt, puzzle, solution, exhausted, gave_up)
+        if meets(count):
+            return result
+        if closest is None or (goal is not None and abs(count - goal) < abs(closest.clues - goal)):
+            closest = result
+        if deadline is not None and time.monotonic() > deadline:
+            wanted = f"exactly {clues}" if clues is not None else f"at most {max_clues}"
+            raise GenerationError(
+                f"no {'minimal ' if minimal else ''}{shape.n}x{shape.n} puzzle (boxes {shape}) "
+                f"with {wanted} clues "
+                f"(symmetry {sym}) in {attempt} full grids within {timeout:g} s; the closest "
+                f"had {closest.clues} clues",
+                closest=closest,
+            )
+
+
+def _facts(
+    shape: Shape,
+    symmetry: str,
+    seed: int,
+    index: int,
+    attempts: int,
+    puzzle: bytes,
+    solution: bytes,
+    exhausted: bool,
+    gave_up: bool,
+) -> Generated:
+    orbit_minimal: bool | None = True if exhausted and not gave_up else None
+    minimal: bool | None
+    if symmetry == "none":
+        minimal = orbit_minimal
+    elif shape.n <= 16:
+        removable, unsure = _engine.removable(
+            shape.box_rows, shape.box_cols, puzzle, solution, _budget(shape), True
+        )
+        minimal = False if removable else (None if unsure else True)
+    else:
+        minimal = None
+    return Generated(
+        puzzle=Grid._trusted(shape, puzzle),
+        solution=Grid._trusted(shape, solution),
+        seed=seed,
+        index=index,
+        symmetry=symmetry,
+        minimal=minimal,
+        orbit_minimal=orbit_minimal,
+        attempts=attempts,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    indexes: tuple[int, ...]
+    options: tuple[Shape, str, int | None, int | None, bool | None, int, float | None]
+
+
+def _run(task: _Task) -> list[Generated]:
+    shape, symmetry, clues, max_clues, minimal, seed, timeout = task.options
+    return [
+        generate(
+            shape=shape,
+            symmetry=symmetry,
+            clues=clues,
+            max_clues=max_clues,
+            minimal=minimal,
+            seed=seed,
+            index=i,
+            timeout=timeout,
+        )
+        for i in task.indexes
+    ]
+
+
+def generate_many(
+    count: int,
+    *,
+    shape: Shape | None = None,
+    symmetry: str = "rot180",
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
+    seed: int | None = None,
+    start: int = 0,
+    jobs: int = 1,
+    timeout: float | None = 60.0,
+    chunk: int | None = None,
+) -> Iterator[Generated]:
+    """Yield ``count`` puzzles, indexes ``start .. start+count-1``, in order.
+
+    Puzzle ``i`` is ``generate(..., seed=seed, index=i)``: the same whatever ``jobs`` is. With
+    ``jobs > 1`` the work is spread over that many processes, a chunk of indexes at a time.
+    """
+    shape = shape or Shape(3, 3)
+    check_options(shape, symmetry, clues, max_clues, timeout)
+    if count < 0:
+        raise ValueError(f"count must be at least 0, got {count}")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if chunk is None:
+        chunk = 32 if shape.n <= 9 else 1
+    options = (shape, symmetry, clues, max_clues, minimal, seed, timeout)
+    jobs = max(1, min(jobs, -(-count // chunk)))  # no pool to start for a single chunk
+    tasks = (
+        _Task(tuple(range(i, min(i + chunk, start + count))), options)
+        for i in range(start, start + count, chunk)
+    )
+    for batch in ordered_map(_run, tasks, jobs=jobs):
+        yield from batch

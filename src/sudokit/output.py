@@ -1,0 +1,169 @@
+"""Writing generated puzzles as records, and finding where an interrupted output file ends.
+
+A **record** is one generated puzzle as text in one of :data:`RECORD_FORMATS`:
+
+- ``line``: ``PUZZLE [SOLUTION] # index=I seed=S shape=3x3 symmetry=rot180 clues=C minimal=yes``
+  (sudokit's reader takes the first field of the right length as the puzzle);
+- ``grid``: a ``# index=I seed=S …`` comment line, the pretty puzzle, the pretty solution if
+  asked (after a ``# solution`` line), and a blank line;
+- ``json``: one JSON object a line;
+- ``csv``: a header line, then one row a puzzle.
+
+Every record says its seed and index, which is all it takes to make that puzzle again. Records
+are written whole and flushed one by one, so an interrupted run leaves whole records plus at
+most one partial one; :func:`resume_point` finds the end of the last whole record and the
+index to go on from.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .generator import Generated
+
+__all__ = ["RECORD_FORMATS", "ResumePoint", "csv_header", "format_record", "resume_point"]
+
+RECORD_FORMATS = ("line", "grid", "json", "csv")
+
+_CSV_FIELDS = (
+    "index",
+    "seed",
+    "shape",
+    "symmetry",
+    "clues",
+    "minimal",
+    "orbit_minimal",
+    "puzzle",
+    "solution",
+)
+_META = re.compile(r"#\s*index=(\d+)\s+seed=(\d+)")
+
+
+def _fact(value: bool | None) -> str:
+    return "?" if value is None else ("yes" if value else "no")
+
+
+def csv_header(*, with_solution: bool) -> str:
+    """The header line of the csv format."""
+    fields = _CSV_FIELDS if with_solution else _CSV_FIELDS[:-1]
+    return ",".join(fields) + "\n"
+
+
+def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str:
+    """One generated puzzle as a record of format ``fmt``, ending in a newline."""
+    meta = (
+        f"index={g.index} seed={g.seed} shape={g.shape} symmetry={g.symmetry} clues={g.clues} "
+        f"minimal={_fact(g.minimal)} orbit_minimal={_fact(g.orbit_minimal)}"
+    )
+    if fmt == "line":
+        sol = f" {g.solution.to_line()}" if with_solution else ""
+        return f"{g.puzzle.to_line()}{sol} # {meta}\n"
+    if fmt == "grid":
+        sol = f"# solution\n{g.solution.to_pretty()}\n" if with_solution else ""
+        return f"# {meta}\n{g.puzzle.to_pretty()}\n{sol}\n"
+    if fmt == "json":
+        obj: dict[str, object] = {
+            "index": g.index,
+            "seed": g.seed,
+            "shape": str(g.shape),
+            "symmetry": g.symmetry,
+            "clues": g.clues,
+            "minimal": g.minimal,
+            "orbit_minimal": g.orbit_minimal,
+            "puzzle": g.puzzle.to_line(),
+        }
+        if with_solution:
+            obj["solution"] = g.solution.to_line()
+        return json.dumps(obj) + "\n"
+    if fmt == "csv":
+        row: list[object] = [
+            g.index,
+            g.seed,
+            g.shape,
+            g.symmetry,
+            g.clues,
+            _fact(g.minimal),
+            _fact(g.orbit_minimal),
+            g.puzzle.to_line(),
+        ]
+        if with_solution:
+            row.append(g.solution.to_line())
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow(row)
+        return buf.getvalue()
+    raise ValueError(f"unknown record format {fmt!r}; choose from {', '.join(RECORD_FORMATS)}")
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """Where an output file's whole records end (``length`` bytes), the index to make next,
+    and the seed its records were made with (None when it holds no record)."""
+
+    length: int
+    next_index: int
+    seed: int | None
+
+
+def _meta_of(record: str, fmt: str) -> tuple[int, int] | None:
+    """The (index, seed) a whole record states, or None when it states none."""
+    if fmt in ("line", "grid"):
+        m = _META.search(record)
+        return (int(m.group(1)), int(m.group(2))) if m else None
+    if fmt == "json":
+        try:
+            obj = json.loads(record)
+            return int(obj["index"]), int(obj["seed"])
+        except (ValueError, KeyError, TypeError):
+            return None
+    row = next(csv.reader([record]), [])
+    if len(row) >= 2 and row[0].isdigit() and row[1].isdigit():
+        return int(row[0]), int(row[1])
+    return None
+
+
+def resume_point(path: Path, fmt: str) -> ResumePoint:
+    """Read an existing output file and find where to go on from.
+
+    Raises ValueError when the file's whole records are not the indexes 0, 1, 2, … in order
+    with one seed (then resuming could duplicate or lose puzzles).
+    """
+    data = path.read_bytes()
+    sep = b"\n\n" if fmt == "grid" else b"\n"
+    length = 0
+    expected = 0
+    seed: int | None = None
+    pos = 0
+    while True:
+        end = data.find(sep, pos)
+        if end < 0:
+            break
+        end += len(sep)
+        record = data[pos:end].decode("utf-8", errors="replace")
+        pos = end
+        meta = _meta_of(record, fmt)
+        if meta is None:
+            if record.strip() and not (fmt == "csv" and record.startswith("index,")):
+                raise ValueError(
+                    f"{path}: cannot resume: the record ending at byte {end} states no index "
+                    f"and seed: {record.strip()[:80]!r}"
+                )
+            length = end
+            continue
+        index, rseed = meta
+        if seed is not None and rseed != seed:
+            raise ValueError(
+                f"{path}: cannot resume: records were made with seeds {seed} and {rseed}"
+            )
+        if index != expected:
+            raise ValueError(
+                f"{path}: cannot resume: expected the record of index {expected}, found {index}"
+            )
+        seed = rseed
+        expected += 1
+        length = end
+    return ResumePoint(length=length, next_index=expected, seed=seed)

@@ -1,0 +1,247 @@
+"""The generator: uniqueness, symmetry, clue targets, minimality, determinism, resume."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import sudokit
+from sudokit import GenerationError, Shape, generate, generate_many
+from sudokit.cli import main
+from sudokit.generator import _MAPS, SYMMETRIES, orbits
+
+from reference import count_solutions as ref_count
+
+SMALL_SHAPES = [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(4, 2)]
+ALL_SYMMETRIES = list(SYMMETRIES)
+
+
+def pattern(grid: sudokit.Grid) -> set[int]:
+    return {c for c in range(grid.shape.size) if grid[c]}
+
+
+def is_symmetric(grid: sudokit.Grid, symmetry: str) -> bool:
+    n = grid.n
+    clues = pattern(grid)
+    for name in SYMMETRIES[symmetry]:
+        f = _MAPS[name]
+        if {f(c // n, c % n, n)[0] * n + f(c // n, c % n, n)[1] for c in clues} != clues:
+            return False
+    return True
+
+
+def without(cells: bytes, remove: tuple[int, ...] | list[int]) -> bytes:
+    out = bytearray(cells)
+    for c in remove:
+        out[c] = 0
+    return bytes(out)
+
+
+@pytest.mark.parametrize("shape", SMALL_SHAPES, ids=str)
+@pytest.mark.parametrize("symmetry", ALL_SYMMETRIES)
+def test_small_shapes_every_symmetry_checked_by_reference(shape: Shape, symmetry: str) -> None:
+    for seed in range(3):
+        p = generate(shape=shape, symmetry=symmetry, seed=seed)
+        cells = p.puzzle.cells
+        count, solution = ref_count(shape, cells, limit=2)
+        assert count == 1, p
+        assert solution is not None and bytes(solution) == p.solution.cells
+        assert is_symmetric(p.puzzle, symmetry)
+        # Orbit-minimal: taking out any whole orbit of clues loses uniqueness.
+        assert p.orbit_minimal is True
+        for orbit in orbits(shape, symmetry):
+            if cells[orbit[0]]:
+                assert ref_count(shape, without(cells, orbit), limit=2)[0] == 2
+        # The cell-minimality fact is true to the reference.
+        singles_removable = any(
+            ref_count(shape, without(cells, [c]), limit=2)[0] == 1
+            for c in range(shape.size)
+            if cells[c]
+        )
+        assert p.minimal is (not singles_removable)
+
+
+@pytest.mark.parametrize("symmetry", ALL_SYMMETRIES)
+def test_9x9_every_symmetry(symmetry: str) -> None:
+    for seed in range(5):
+        p = generate(symmetry=symmetry, seed=seed)
+        assert sudokit.count_solutions(p.puzzle, limit=2) == 1
+        assert is_symmetric(p.puzzle, symmetry)
+        assert all(a in (0, b) for a, b in zip(p.puzzle.cells, p.solution.cells, strict=True))
+        assert p.solution.is_complete() and sudokit.solve(p.puzzle) == p.solution
+        for orbit in orbits(Shape(3, 3), symmetry):
+            if p.puzzle[orbit[0]]:
+                reduced = sudokit.Grid._trusted(Shape(3, 3), without(p.puzzle.cells, orbit))
+                assert sudokit.count_solutions(reduced, limit=2) == 2
+
+
+def test_minimal_without_symmetry_checked_by_reference_on_9x9() -> None:
+    p = generate(symmetry="none", seed=11)
+    assert p.minimal is True and p.orbit_minimal is True
+    assert ref_count(p.shape, p.puzzle.cells, limit=2)[0] == 1
+    for c in range(81):
+        if p.puzzle[c]:
+            assert ref_count(p.shape, without(p.puzzle.cells, [c]), limit=2)[0] == 2
+
+
+def test_minimal_9x9_clue_counts_are_plausible() -> None:
+    counts = [generate(symmetry="none", seed=s).clues for s in range(300)]
+    mean = sum(counts) / len(counts)
+    assert 23.0 < mean < 26.5, mean
+    assert min(counts) >= 17
+
+
+@pytest.mark.parametrize(("symmetry", "clues"), [("none", 30), ("rot180", 28), ("full", 33)])
+def test_exact_clue_count(symmetry: str, clues: int) -> None:
+    for seed in range(5):
+        p = generate(symmetry=symmetry, clues=clues, seed=seed)
+        assert p.clues == clues
+        assert sudokit.is_unique(p.puzzle)
+        assert is_symmetric(p.puzzle, symmetry)
+
+
+def test_max_clues_and_minimal_with_exact_clues() -> None:
+    p = generate(symmetry="full", max_clues=32, seed=3)
+    assert p.clues <= 32 and sudokit.is_unique(p.puzzle)
+    q = generate(symmetry="none", clues=23, minimal=True, seed=3)
+    assert q.clues == 23 and q.minimal is True
+
+
+def test_other_shapes_unique_and_symmetric() -> None:
+    for shape, symmetry in [
+        (Shape(3, 4), "rot180"),
+        (Shape(4, 3), "mirror-v"),
+        (Shape(4, 4), "none"),
+    ]:
+        p = generate(shape=shape, symmetry=symmetry, seed=1)
+        assert sudokit.count_solutions(p.puzzle, limit=2) == 1
+        assert is_symmetric(p.puzzle, symmetry)
+        assert p.orbit_minimal is True
+
+
+def test_random_symmetry_is_recorded_and_reproducible() -> None:
+    chosen = {generate(symmetry="random", seed=s).symmetry for s in range(30)}
+    assert len(chosen) > 3 and "none" not in chosen
+    p = generate(symmetry="random", seed=4)
+    assert is_symmetric(p.puzzle, p.symmetry)
+
+
+def test_seed_and_index_determine_the_result() -> None:
+    batch = list(generate_many(6, seed=99, symmetry="none", chunk=2))
+    assert [p.index for p in batch] == list(range(6))
+    for p in batch:
+        assert generate(seed=99, index=p.index, symmetry="none") == p
+    assert len({p.puzzle for p in batch}) == 6
+    parallel = list(generate_many(6, seed=99, symmetry="none", chunk=2, jobs=2))
+    assert parallel == batch
+    tail = list(generate_many(3, seed=99, symmetry="none", start=3))
+    assert tail == batch[3:]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"symmetry": "spiral"},
+        {"clues": 16},
+        {"clues": 82},
+        {"max_clues": 3, "shape": Shape(2, 2)},
+        {"clues": 30, "symmetry": "full"},
+        {"clues": 30, "max_clues": 30},
+        {"timeout": 0},
+    ],
+)
+def test_bad_options_fail_before_work(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError) as e:
+        generate(seed=1, **kwargs)  # type: ignore[arg-type]
+    assert str(e.value)
+
+
+def test_unreachable_target_reports_the_closest() -> None:
+    with pytest.raises(GenerationError) as e:
+        generate(clues=17, symmetry="full", seed=1, timeout=0.3)
+    closest = e.value.closest
+    assert isinstance(closest, sudokit.Generated)
+    assert "17 clues" in str(e.value) and f"closest had {closest.clues} clues" in str(e.value)
+
+
+def test_cli_generate_default_is_one_minimal_rot180_9x9(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--seed", "5"]) == 0
+    line = capsys.readouterr().out
+    assert line.count("\n") == 1
+    assert "symmetry=rot180" in line and "orbit_minimal=yes" in line
+    g = sudokit.parse_grid(line.split()[0])
+    assert g.shape == Shape(3, 3) and sudokit.is_unique(g)
+
+
+@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+def test_cli_output_is_the_same_whatever_jobs(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["generate", "-n", "40", "--seed", "3", "--format", fmt, "--with-solution"]
+    assert main([*args, "-j", "1", "-o", str(tmp_path / "a")]) == 0
+    assert main([*args, "-j", "2", "-o", str(tmp_path / "b")]) == 0
+    a = (tmp_path / "a").read_bytes()
+    assert a == (tmp_path / "b").read_bytes()
+    puzzles = [r.grid for r in sudokit.read_puzzles(a.decode().splitlines()) if r.grid]
+    assert len(puzzles) >= 40  # with --with-solution some formats read back solutions too
+
+
+def test_cli_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--clues", "16"]) == 2
+    assert "impossible" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["generate", "--symmetry", "spiral"])
+    with pytest.raises(SystemExit):
+        main(["generate", "--shape", "1x9"])
+    assert main(["generate", "--resume"]) == 2
+
+
+@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+def test_resume_after_partial_write(fmt: str, tmp_path: Path) -> None:
+    full, part = tmp_path / "full", tmp_path / "part"
+    args = ["generate", "-n", "30", "--seed", "8", "--format", fmt, "-j", "1"]
+    assert main([*args, "-o", str(full)]) == 0
+    data = full.read_bytes()
+    # Cut in the middle of the 12th record: whole records before, a torn one after.
+    cut = len(data) * 12 // 30 + 7
+    part.write_bytes(data[:cut])
+    assert main([*args, "-o", str(part), "--resume"]) == 0
+    assert part.read_bytes() == data
+    # Resuming a finished file changes nothing.
+    assert main([*args, "-o", str(part), "--resume"]) == 0
+    assert part.read_bytes() == data
+
+
+def test_resume_refuses_a_foreign_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["generate", "-n", "3", "--seed", "1", "-o", str(out)]) == 0
+    assert main(["generate", "-n", "5", "--seed", "2", "-o", str(out), "--resume"]) == 2
+    assert "seed 1" in capsys.readouterr().err
+
+
+def test_killed_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
+    out = tmp_path / "killed.txt"
+    args = ["generate", "-n", "400", "--seed", "21", "--shape", "3x4", "--symmetry", "none"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudokit", *args, "-j", "2", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    whole_records = out.read_bytes().count(b"\n")
+    assert 0 < whole_records < 400, "the kill must land in the middle of the run"
+    assert main([*args, "-j", "2", "-o", str(out), "--resume"]) == 0
+    reference = tmp_path / "reference.txt"
+    assert main([*args, "-j", "1", "-o", str(reference)]) == 0
+    assert out.read_bytes() == reference.read_bytes()
