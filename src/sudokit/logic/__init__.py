@@ -1,0 +1,37 @@
+"""The logic engine: solve like a person, step by step, and explain each step.
+
+>>> from sudokit import Grid
+>>> from sudokit.logic import solve_path, hint
+>>> puzzle = Grid(
+...     "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+... )
+>>> result = solve_path(puzzle)
+>>> result.solved, result.steps[0].technique, result.steps[0].rating
+(True, 'hidden-single', 1.2)
+>>> hint(puzzle, 1).text
+'Look for a hidden single in box 1'
+"""
+
+from __future__ import annotations
+
+from ._solver import Hint, SolveResult, hint, next_step, solve_path, solve_steps
+from ._state import Candidates
+from ._step import Link, Step, apply
+from ._table import SE_ORDER, TECHNIQUES, Technique, select
+
+__all__ = [
+    "SE_ORDER",
+    "TECHNIQUES",
+    "Candidates",
+    "Hint",
+    "Link",
+    "SolveResult",
+    "Step",
+    "Technique",
+    "apply",
+    "hint",
+    "next_step",
+    "select",
+    "solve_path",
+    "solve_steps",
+]

@@ -1,0 +1,161 @@
+"""The solver loop: try techniques in order, apply the first step found, repeat.
+
+Like Simon Tatham's solo and Sudoku Explainer, the loop is also the grader: restricted to a set
+of techniques, or capped at a rating, it answers "can a person solve this using only these?".
+The state is never guessed at: a puzzle that no allowed technique can advance ends "stuck",
+with the state reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .._grid import Grid
+from ._state import Candidates
+from ._step import Step, apply, cell_list
+from ._table import SE_ORDER, Technique, select
+
+__all__ = ["Hint", "SolveResult", "hint", "next_step", "solve_path", "solve_steps"]
+
+
+def _state_of(puzzle: Grid | Candidates) -> Candidates:
+    return puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
+
+
+def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Sequence[Technique]:
+    if techniques is None:
+        return SE_ORDER
+    items = list(techniques)
+    if all(isinstance(t, Technique) for t in items):
+        return items  # type: ignore[return-value]
+    return select(str(t) for t in items)
+
+
+def next_step(
+    state: Candidates,
+    *,
+    techniques: Iterable[str] | Sequence[Technique] | None = None,
+    max_rating: float | None = None,
+) -> Step | None:
+    """The step the solver would take next from ``state``, or None when stuck."""
+    for t in _techniques(techniques):
+        if max_rating is not None and t.rating > max_rating:
+            break  # ratings only grow along the order
+        found = (s for s in t.find(state) if max_rating is None or s.rating <= max_rating)
+        if t.best:
+            best = min(found, key=lambda s: (s.rating, s.complexity), default=None)
+            if best is not None:
+                return best
+        else:
+            first = next(found, None)
+            if first is not None:
+                return first
+    return None
+
+
+def solve_steps(
+    puzzle: Grid | Candidates,
+    *,
+    techniques: Iterable[str] | Sequence[Technique] | None = None,
+    max_rating: float | None = None,
+) -> Iterator[Step]:
+    """Yield each step of the solve path, applying it as it goes, until solved or stuck.
+
+    ``puzzle`` may be a Grid or a Candidates state (a player's position with their own pencil
+    marks); it is not modified.
+    """
+    state = _state_of(puzzle)
+    chosen = _techniques(techniques)
+    while not state.is_solved():
+        step = next_step(state, techniques=chosen, max_rating=max_rating)
+        if step is None:
+            return
+        before = (sum(map(int.bit_count, state.cand)), state.values.count(0))
+        apply(state, step)
+        if (sum(map(int.bit_count, state.cand)), state.values.count(0)) == before:
+            raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
+        yield step
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A solve path: the steps, whether they solved the puzzle, and the state they reached."""
+
+    steps: tuple[Step, ...]
+    solved: bool
+    state: Candidates
+
+    @property
+    def hardest(self) -> Step | None:
+        """The first step with the highest rating (None for an already solved puzzle)."""
+        return max(self.steps, key=lambda s: s.rating, default=None)
+
+
+def solve_path(
+    puzzle: Grid | Candidates,
+    *,
+    techniques: Iterable[str] | Sequence[Technique] | None = None,
+    max_rating: float | None = None,
+) -> SolveResult:
+    """Solve as a person would, with the allowed techniques (all, in SE order, by default).
+
+    >>> from sudokit import Grid
+    >>> easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    >>> r = solve_path(Grid(easy))
+    >>> r.solved, len(r.steps), r.hardest.rating
+    (True, 49, 1.2)
+    >>> r.steps[0].text
+    'Hidden single: in box 1, 6 fits only in r2c2'
+    """
+    state = _state_of(puzzle)
+    steps = []
+    chosen = _techniques(techniques)
+    for step in solve_steps(state, techniques=chosen, max_rating=max_rating):
+        apply(state, step)
+        steps.append(step)
+    return SolveResult(tuple(steps), state.is_solved(), state)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A hint at ``level`` 1 (technique and where), 2 (cells and digits) or 3 (the deduction)."""
+
+    level: int
+    text: str
+    step: Step
+
+
+def hint(
+    puzzle: Grid | Candidates,
+    level: int = 1,
+    *,
+    techniques: Iterable[str] | Sequence[Technique] | None = None,
+) -> Hint | None:
+    """A progressive hint for the next step from a puzzle or a player's position.
+
+    Level 1 names the technique and where to look; level 2 adds the cells and digits; level 3
+    gives the whole deduction. None when the puzzle is solved or no technique applies.
+    """
+    if level not in (1, 2, 3):
+        raise ValueError(f"hint level must be 1, 2 or 3, got {level}")
+    state = _state_of(puzzle)
+    step = next_step(state, techniques=techniques)
+    if step is None:
+        return None
+    name = step.technique.replace("-", " ")
+    shape = step.shape
+    if level == 3:
+        text = step.text
+    elif level == 2:
+        digits = "/".join(map(str, step.digits)) or "the marked digits"
+        cells = cell_list(shape, step.cells or [c for c, _ in step.placements])
+        text = f"Look for a {name} on {digits} in {cells}"
+    else:
+        if step.units:
+            where = " and ".join(shape.unit_name(u) for u in step.units[:2])
+        else:
+            boxes = sorted({shape.box_of(c) for c in step.cells or [c for c, _ in step.placements]})
+            where = " and ".join(f"box {b + 1}" for b in boxes[:2])
+        text = f"Look for a {name} in {where}"
+    return Hint(level, text, step)

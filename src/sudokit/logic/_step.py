@@ -1,0 +1,122 @@
+"""Steps: one deduction each, as data.
+
+A :class:`Step` names its technique, carries its rating (Sudoku Explainer's scale), the
+placements and eliminations it makes, and what justifies them — the cells, units and digits of
+the pattern, and for chains the links — so a renderer can highlight them. Its plain-English
+``text`` is rendered from that data by the technique's explainer, only when asked for.
+
+Cells are ints inside; ``r5c3`` names and 1-based unit numbers appear only in text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .._shape import Shape
+from ._state import Candidates
+
+__all__ = ["Link", "Step", "apply", "cell_list", "digit_list", "register_explainer"]
+
+
+class Link(NamedTuple):
+    """An inference from candidate (cell, digit) to candidate (cell2, digit2).
+
+    ``strong``: if the first is false, the second is true ("off → on"); otherwise the link is
+    weak: if the first is true, the second is false ("on → off").
+    """
+
+    cell: int
+    digit: int
+    cell2: int
+    digit2: int
+    strong: bool
+
+
+_EXPLAINERS: dict[str, Callable[[Step], str]] = {}
+
+
+def register_explainer(technique: str, explain: Callable[[Step], str]) -> None:
+    """Say how steps of ``technique`` are put in words (each technique module does this)."""
+    _EXPLAINERS[technique] = explain
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Step:
+    """One deduction: technique, rating, what it places and eliminates, and why.
+
+    ``placements`` and ``eliminations`` are (cell, digit) pairs; ``cells``, ``units``, ``digits``
+    and ``links`` describe the pattern; ``complexity`` counts chain nodes (Sudoku Explainer picks
+    the simplest hint by rating, then complexity); ``info`` holds technique-specific facts as
+    (name, value) pairs for the explanation (e.g. ``("type", 2)`` for a unique rectangle).
+    """
+
+    shape: Shape
+    technique: str
+    rating: float
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    cells: tuple[int, ...] = ()
+    units: tuple[int, ...] = ()
+    digits: tuple[int, ...] = ()
+    links: tuple[Link, ...] = ()
+    complexity: int = 0
+    info: tuple[tuple[str, object], ...] = field(default=())
+
+    @property
+    def text(self) -> str:
+        """The deduction in plain English, e.g. ``Hidden single: in box 2, 7 fits only in r3c5``."""
+        explain = _EXPLAINERS.get(self.technique)
+        if explain is not None:
+            return explain(self)
+        return generic_text(self)
+
+    def detail(self, name: str, default: object = None) -> object:
+        for key, value in self.info:
+            if key == name:
+                return value
+        return default
+
+    def name(self, cell: int) -> str:
+        return self.shape.cell_name(cell)
+
+    def __repr__(self) -> str:
+        return f"<Step {self.technique} {self.rating:.1f}: {self.text}>"
+
+
+def cell_list(shape: Shape, cells: object) -> str:
+    """``r1c2, r3c4`` for an iterable of cells."""
+    return ", ".join(shape.cell_name(c) for c in cells)  # type: ignore[attr-defined]
+
+
+def digit_list(digits: object) -> str:
+    """``1/4/7`` for an iterable of digits."""
+    return "/".join(str(d) for d in digits)  # type: ignore[attr-defined]
+
+
+def effects(step: Step) -> str:
+    """What a step does, in words: ``r1c2=5; remove 3 from r4c4, r4c5``."""
+    parts = [f"{step.name(c)}={d}" for c, d in step.placements]
+    by_digit: dict[int, list[int]] = {}
+    for c, d in step.eliminations:
+        by_digit.setdefault(d, []).append(c)
+    parts += [
+        f"remove {d} from {cell_list(step.shape, sorted(cells))}"
+        for d, cells in sorted(by_digit.items())
+    ]
+    return "; ".join(parts)
+
+
+def generic_text(step: Step) -> str:
+    title = step.technique.replace("-", " ").capitalize()
+    return f"{title}: {effects(step)}"
+
+
+def apply(state: Candidates, step: Step) -> None:
+    """Make the step's placements, then its eliminations, on ``state``."""
+    for cell, digit in step.placements:
+        if not state.values[cell]:
+            state.place(cell, digit)
+    for cell, digit in step.eliminations:
+        state.eliminate(cell, digit)
