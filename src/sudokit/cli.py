@@ -7,6 +7,7 @@ Exit status: 0 when every input was handled, 1 when some input was bad or had no
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -21,7 +22,7 @@ from ._parallel import default_jobs
 from ._shape import Shape
 from .batch import solve_records
 from .errors import GenerationError, SudokitError
-from .formats import format_grid, read_puzzles
+from .formats import Record, format_candidates, format_grid, read_puzzles
 from .generator import SYMMETRIES, check_options, generate_many
 from .output import RECORD_FORMATS, csv_header, format_record, resume_point
 
@@ -119,7 +120,112 @@ def _parser() -> argparse.ArgumentParser:
         default=60.0,
         help="seconds per puzzle to keep trying new grids for a target (default 60)",
     )
+    e = sub.add_parser(
+        "explain",
+        help="solve step by step as a person would, explaining each step",
+        description="Print the solve path of each puzzle: one numbered step per line with its "
+        "Sudoku Explainer rating and explanation, then whether the puzzle was solved.",
+    )
+    e.add_argument("puzzle", help="a puzzle (one line, in quotes) or a file of puzzles, or -")
+    e.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    e.add_argument(
+        "--candidates", action="store_true", help="print the pencil-mark grid before each step"
+    )
+    e.add_argument(
+        "--techniques", help="only these techniques, comma-separated (e.g. singles,pointing)"
+    )
+    e.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+
+    h = sub.add_parser("hint", help="a progressive hint for the next step")
+    h.add_argument("puzzle", help="a puzzle, one line (in quotes), or a pretty grid file")
+    h.add_argument(
+        "--level",
+        type=int,
+        choices=(1, 2, 3),
+        default=1,
+        help="1: technique and where; 2: cells and digits; 3: the whole deduction",
+    )
+    h.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     return p
+
+
+def _puzzle_records(text: str, shape: Shape | None) -> Iterator[Record]:
+    """Records from a file path, ``-`` (stdin), or the puzzle text itself."""
+    if text == "-":
+        yield from read_puzzles(sys.stdin, shape=shape)
+        return
+    path = Path(text)
+    if len(text) < 4096 and path.is_file():
+        with path.open(encoding="utf-8", errors="replace") as f:
+            yield from read_puzzles(f, shape=shape, source=text)
+        return
+    yield from read_puzzles(text.splitlines(), shape=shape, source="<argument>")
+
+
+def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .logic import Candidates, apply, select, solve_steps
+
+    try:
+        techniques = select(args.techniques.split(",")) if args.techniques else None
+    except ValueError as exc:
+        err.write(f"sudokit explain: error: {exc}\n")
+        return 2
+    status = 0
+    first = True
+    for rec in _puzzle_records(args.puzzle, args.shape):
+        if rec.grid is None:
+            err.write(f"{rec.error}\n")
+            status = 1
+            continue
+        if not first and args.format == "text":
+            out.write("\n")
+        first = False
+        state = Candidates.from_grid(rec.grid)
+        count = 0
+        for count, step in enumerate(solve_steps(state, techniques=techniques), 1):
+            if args.format == "json":
+                out.write(json.dumps(step.to_dict()) + "\n")
+            else:
+                if args.candidates:
+                    out.write(format_candidates(state.shape, state.masks()) + "\n")
+                out.write(f"{count}. [{step.rating:.1f}] {step.text}\n")
+            apply(state, step)
+        solved = state.is_solved()
+        if args.format == "json":
+            final = {
+                "solved": solved,
+                "steps": count,
+                "line": rec.line,
+                "grid": state.to_grid().to_line(),
+            }
+            out.write(json.dumps(final) + "\n")
+        else:
+            out.write(
+                "Solved.\n"
+                if solved
+                else f"Stuck after {count} steps at {state.to_grid().to_line()}\n"
+            )
+            if not solved:
+                out.write(format_candidates(state.shape, state.masks()) + "\n")
+        if not solved:
+            status = max(status, 1)
+    return status
+
+
+def _hint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .logic import hint
+
+    records = list(_puzzle_records(args.puzzle, args.shape))
+    if len(records) != 1 or records[0].grid is None:
+        reason = records[0].error if records and records[0].error else "give exactly one puzzle"
+        err.write(f"sudokit hint: error: {reason}\n")
+        return 2
+    h = hint(records[0].grid, args.level)
+    if h is None:
+        out.write("No hint: the puzzle is solved, or no technique applies.\n")
+        return 1
+    out.write(h.text + "\n")
+    return 0
 
 
 def _lines(stream: TextIO) -> Iterator[str]:
@@ -248,6 +354,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if args.command == "solve":
                 return _solve(args, out, sys.stderr)
+            if args.command == "explain":
+                return _explain(args, out, sys.stderr)
+            if args.command == "hint":
+                return _hint(args, out, sys.stderr)
         except KeyboardInterrupt:
             sys.stderr.write("sudokit: interrupted\n")
             return 130

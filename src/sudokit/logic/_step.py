@@ -84,6 +84,20 @@ class Step:
     def __repr__(self) -> str:
         return f"<Step {self.technique} {self.rating:.1f}: {self.text}>"
 
+    def to_dict(self) -> dict[str, object]:
+        """The step as JSON-ready data, rows and columns 1-based:
+        ``{"technique", "rating", "placements": [[row, col, digit], ...], "eliminations": [...],
+        "cells": [[row, col], ...], "text"}``."""
+        n = self.shape.n
+        return {
+            "technique": self.technique,
+            "rating": self.rating,
+            "placements": [[c // n + 1, c % n + 1, d] for c, d in self.placements],
+            "eliminations": [[c // n + 1, c % n + 1, d] for c, d in self.eliminations],
+            "cells": [[c // n + 1, c % n + 1] for c in self.cells],
+            "text": self.text,
+        }
+
 
 def cell_list(shape: Shape, cells: object) -> str:
     """``r1c2, r3c4`` for an iterable of cells."""

@@ -1,0 +1,61 @@
+"""``sudokit explain`` and ``sudokit hint``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import sudokit
+from sudokit.cli import main
+
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+HARD17 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def test_explain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", EASY]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "1. [1.2] Hidden single: in box 1, 6 fits only in r2c2"
+    assert lines[-1] == "Solved."
+    assert len(lines) == 1 + sudokit.Grid(EASY).shape.size - sudokit.Grid(EASY).clue_count
+
+
+def test_explain_json_and_technique_subset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", HARD17, "--format", "json", "--techniques", "singles"]) == 1
+    objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    *steps, final = objs
+    assert final["solved"] is False and final["steps"] == len(steps)
+    solution = sudokit.solve(sudokit.Grid(HARD17))
+    assert solution is not None
+    for s in steps:
+        assert set(s) >= {"technique", "rating", "placements", "eliminations", "text"}
+        for row, col, digit in s["placements"]:
+            assert solution[(row - 1) * 9 + col - 1] == digit
+
+
+def test_explain_candidates_and_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "p.txt"
+    f.write_text(f"{EASY}\nnot a puzzle\n", encoding="utf-8")
+    assert main(["explain", str(f), "--candidates"]) == 1  # the bad line makes it fail
+    captured = capsys.readouterr()
+    assert "+-------" in captured.out and "Solved." in captured.out
+    assert "line 2" in captured.err
+
+
+def test_explain_unknown_technique(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", EASY, "--techniques", "telepathy"]) == 2
+    assert "telepathy" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", ["1", "2", "3"])
+def test_hint_levels(level: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", EASY, "--level", level]) == 0
+    text = capsys.readouterr().out.strip()
+    assert text == sudokit.logic.hint(sudokit.Grid(EASY), int(level)).text  # type: ignore[union-attr]
+
+
+def test_hint_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "12345"]) == 2
+    assert "error" in capsys.readouterr().err
