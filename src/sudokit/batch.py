@@ -1,4 +1,4 @@
-"""Solve streams of puzzles in batches: the work behind ``sudokit solve``.
+"""Streams of puzzles in batches: the work behind ``sudokit solve`` and ``sudokit rate``.
 
 Records (from :func:`sudokit.read_puzzles`) go in; ``(record, solution, count)`` triples come
 out in the same order, a chunk at a time, so memory stays flat however long the input is.
@@ -9,7 +9,9 @@ caller can report them in place. Each chunk is one call into the C engine per sh
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from typing import TypeVar
 
 from ._grid import Grid
 from ._parallel import ordered_map
@@ -17,7 +19,9 @@ from ._shape import Shape
 from .engine import _batch
 from .formats import Record
 
-__all__ = ["solve_records"]
+__all__ = ["map_grids", "solve_records"]
+
+R = TypeVar("R")
 
 #: Records per chunk: big enough that a call into C or to a worker costs little per puzzle.
 CHUNK = 512
@@ -36,9 +40,8 @@ def _chunks(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
         yield chunk
 
 
-def _solve_grids(task: tuple[list[Grid], int]) -> list[_Result]:
+def _solve_grids(grids: list[Grid], limit: int) -> list[_Result]:
     """Solve a list of grids (any mix of shapes), one C call per shape."""
-    grids, limit = task
     results: list[_Result] = [(None, 0)] * len(grids)
     by_shape: dict[Shape, list[int]] = {}
     for i, g in enumerate(grids):
@@ -53,6 +56,33 @@ def _solve_grids(task: tuple[list[Grid], int]) -> list[_Result]:
     return results
 
 
+def map_grids(
+    fn: Callable[[list[Grid]], list[R]],
+    records: Iterable[Record],
+    *,
+    jobs: int = 1,
+    chunk: int = CHUNK,
+) -> Iterator[tuple[Record, R | None]]:
+    """Yield ``(record, result)`` for every record in input order, where ``fn`` maps each
+    chunk's good grids to their results (``None`` for records that failed to parse).
+
+    ``fn`` runs in ``jobs`` worker processes when ``jobs > 1`` (then it must pickle: a
+    module-level function or a ``functools.partial`` of one).
+    """
+    in_flight: deque[list[Record]] = deque()
+
+    def tasks() -> Iterator[list[Grid]]:
+        for c in _chunks(records, chunk):
+            in_flight.append(c)
+            yield [r.grid for r in c if r.grid is not None]
+
+    for results in ordered_map(fn, tasks(), jobs=jobs):
+        recs = in_flight.popleft()
+        it = iter(results)
+        for rec in recs:
+            yield rec, (None if rec.grid is None else next(it))
+
+
 def solve_records(
     records: Iterable[Record], *, limit: int = 1, jobs: int = 1, chunk: int = CHUNK
 ) -> Iterator[tuple[Record, Grid | None, int]]:
@@ -63,25 +93,7 @@ def solve_records(
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-
-    def tasks(chunks: Iterable[list[Record]]) -> Iterator[tuple[list[Grid], int]]:
-        for c in chunks:
-            yield [r.grid for r in c if r.grid is not None], limit
-
-    in_flight: deque[list[Record]] = deque()
-
-    def remember(chunks: Iterator[list[Record]]) -> Iterator[list[Record]]:
-        for c in chunks:
-            in_flight.append(c)
-            yield c
-
-    results = ordered_map(_solve_grids, tasks(remember(_chunks(records, chunk))), jobs=jobs)
-    for solved in results:
-        recs = in_flight.popleft()
-        it = iter(solved)
-        for rec in recs:
-            if rec.grid is None:
-                yield rec, None, 0
-            else:
-                sol, count = next(it)
-                yield rec, sol, count
+    fn = partial(_solve_grids, limit=limit)
+    for rec, result in map_grids(fn, records, jobs=jobs, chunk=chunk):
+        sol, count = result if result is not None else (None, 0)
+        yield rec, sol, count

@@ -136,6 +136,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     e.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
 
+    r = sub.add_parser(
+        "rate",
+        help="rate puzzles as Sudoku Explainer does (ER/EP/ED)",
+        description="Rate each puzzle with Sudoku Explainer's rules. By default prints serate's "
+        "form, 'PUZZLE ED=ER/EP/ED'; json and csv add the level and hardest technique. Bad lines "
+        "are reported on stderr and skipped; the exit status is then 1.",
+    )
+    r.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
+    r.add_argument("--format", choices=("serate", "json", "csv"), default="serate")
+    r.add_argument("--jobs", "-j", type=_positive, default=None, help="processes (default: all)")
+    r.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    r.add_argument("-o", "--output", help="write to this file instead of stdout")
+
     h = sub.add_parser("hint", help="a progressive hint for the next step")
     h.add_argument("puzzle", help="a puzzle, one line (in quotes), or a pretty grid file")
     h.add_argument(
@@ -212,6 +225,47 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .batch import map_grids
+    from .rating import rate_many
+
+    status = 0
+    source = "<stdin>" if args.file == "-" else args.file
+    with ExitStack() as stack:
+        if args.file == "-":
+            stream: TextIO = sys.stdin
+        else:
+            try:
+                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
+            except OSError as e:
+                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
+                return 1
+        bar = stack.enter_context(_progress(0, 0, err))
+        records = read_puzzles(_lines(stream), shape=args.shape, source=source)
+        if args.format == "csv":
+            out.write("puzzle,er,ep,ed,level,hardest,solved\n")
+        jobs = args.jobs or default_jobs()
+        for rec, rating in map_grids(rate_many, records, jobs=jobs, chunk=16):
+            bar.update(1)
+            if rec.grid is None or rating is None:
+                err.write(f"{rec.error}\n")
+                status = 1
+                continue
+            line = rec.grid.to_line()
+            if args.format == "json":
+                out.write(json.dumps({"puzzle": line, **rating.to_dict()}) + "\n")
+            elif args.format == "csv":
+                d = rating.to_dict()
+                out.write(
+                    f"{line},{d['er']},{d['ep']},{d['ed']},{d['level']},{d['hardest']},"
+                    f"{'yes' if rating.solved else 'no'}\n"
+                )
+            else:
+                out.write(f"{line} {rating}\n")
+            out.flush()
+    return status
+
+
 def _hint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .logic import hint
 
@@ -265,8 +319,15 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _progress(total: int, initial: int, err: TextIO) -> tqdm[NoReturn]:
-    """A progress bar on ``err`` when it is a terminal (count, rate, ETA), else a silent one."""
-    return tqdm(total=total, initial=initial, file=err, unit=" puzzles", disable=not err.isatty())
+    """A progress bar on ``err`` when it is a terminal (count, rate, ETA; no ETA when the
+    total is unknown, ``total=0``), else a silent one."""
+    return tqdm(
+        total=total or None,
+        initial=initial,
+        file=err,
+        unit=" puzzles",
+        disable=not err.isatty(),
+    )
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
@@ -358,6 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _explain(args, out, sys.stderr)
             if args.command == "hint":
                 return _hint(args, out, sys.stderr)
+            if args.command == "rate":
+                return _rate(args, out, sys.stderr)
         except KeyboardInterrupt:
             sys.stderr.write("sudokit: interrupted\n")
             return 130

@@ -1,0 +1,148 @@
+"""Difficulty ratings compatible with Sudoku Explainer (SE 1.2.1 / serate 1.2.1.3).
+
+Terms (see the project's ``RATING.md``):
+
+- The solver tries techniques in SE's order and applies the first step found, repeatedly.
+- **ER** (the rating) is the highest step rating along that path;
+- **EP** (the pearl) is the highest rating up to and including the first step that places a
+  value;
+- **ED** (the diamond) is the rating of the very first step.
+- A puzzle no technique can finish is rated 20.0, as SE does.
+- A **pearl** has EP = ER; a **diamond** has ED = EP = ER.
+
+Named levels are SE's generator ranges: Easy 1.0–1.2, Medium 1.3–1.5, Hard 1.6–2.5,
+Fiendish 2.6–6.0, Diabolical 6.1 and over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+
+from ._grid import Grid
+from .logic import Candidates, Step, apply, next_step
+from .logic._table import SE_ORDER
+
+__all__ = ["UNSOLVED_RATING", "Level", "Rating", "rate", "rate_many"]
+
+#: SE's rating for a puzzle its techniques cannot solve.
+UNSOLVED_RATING = 20.0
+
+
+class Level(IntEnum):
+    """SE's named levels, in order of difficulty."""
+
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
+    FIENDISH = 4
+    DIABOLICAL = 5
+
+    @classmethod
+    def of(cls, er: float) -> Level:
+        """The level of an ER rating.
+
+        >>> Level.of(1.2).name, Level.of(2.6).name, Level.of(7.1).name
+        ('EASY', 'FIENDISH', 'DIABOLICAL')
+        """
+        r = round(er, 1)
+        if r <= 1.2:
+            return cls.EASY
+        if r <= 1.5:
+            return cls.MEDIUM
+        if r <= 2.5:
+            return cls.HARD
+        if r <= 6.0:
+            return cls.FIENDISH
+        return cls.DIABOLICAL
+
+    @classmethod
+    def parse(cls, text: str) -> Level:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            names = ", ".join(level.name.lower() for level in cls)
+            raise ValueError(f"unknown level {text!r}; choose from {names}") from None
+
+    @property
+    def range(self) -> tuple[float, float]:
+        """The ER range of the level, inclusive."""
+        return _RANGES[self]
+
+
+_RANGES = {
+    Level.EASY: (1.0, 1.2),
+    Level.MEDIUM: (1.3, 1.5),
+    Level.HARD: (1.6, 2.5),
+    Level.FIENDISH: (2.6, 6.0),
+    Level.DIABOLICAL: (6.1, UNSOLVED_RATING),
+}
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A puzzle's SE ratings, its level, the hardest technique used and the step path."""
+
+    er: float
+    ep: float
+    ed: float
+    solved: bool
+    hardest: str | None  # the technique of the first step with the highest rating
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def level(self) -> Level:
+        return Level.of(self.er)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "er": self.er,
+            "ep": self.ep,
+            "ed": self.ed,
+            "level": self.level.name.lower(),
+            "hardest": self.hardest,
+            "solved": self.solved,
+        }
+
+    def __str__(self) -> str:
+        """SE's form, ``ED=ER/EP/ED``."""
+        return f"ED={self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
+
+
+def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Rating:
+    """Rate ``puzzle`` as Sudoku Explainer does.
+
+    With ``max_rating``, stop as soon as a step would exceed it (the result's ER is then the
+    unsolved rating): a quick "is it at most this hard?" for generators.
+
+    >>> from sudokit import Grid
+    >>> easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    >>> r = rate(Grid(easy))
+    >>> str(r), r.level.name, r.hardest
+    ('ED=1.2/1.2/1.2', 'EASY', 'hidden-single')
+    """
+    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
+    er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
+    steps: list[Step] = []
+    while not state.is_solved():
+        step = next_step(state, techniques=SE_ORDER, max_rating=max_rating)
+        if step is None:
+            return Rating(UNSOLVED_RATING, ep, ed, False, _hardest(steps), tuple(steps))
+        er = max(er, step.rating)
+        if not steps:
+            ed = er
+        if not ep and step.placements:
+            ep = er
+        apply(state, step)
+        steps.append(step)
+    return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, _hardest(steps), tuple(steps))
+
+
+def _hardest(steps: list[Step]) -> str | None:
+    step = max(steps, key=lambda s: s.rating, default=None)
+    return step.technique if step is not None else None
+
+
+def rate_many(grids: list[Grid]) -> list[Rating]:
+    """Rate each grid; the ratings carry no step paths (cheap to send between processes)."""
+    return [replace(rate(g), steps=()) for g in grids]
