@@ -245,3 +245,30 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
     reference = tmp_path / "reference.txt"
     assert main([*args, "-j", "1", "-o", str(reference)]) == 0
     assert out.read_bytes() == reference.read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("mode", "allowed", "max_er"), [(1, None, 1.2), (2, None, 1.5), (3, None, 2.3)]
+)
+def test_engine_logic_modes_dig_puzzles_singles_can_solve(
+    mode: int, allowed: None, max_er: float
+) -> None:
+    from sudokit import _engine
+    from sudokit.generator import _orbit_ids
+    from sudokit.logic import solve_path
+    from sudokit.rating import rate
+
+    for shape in (Shape(3, 3), Shape(2, 3), Shape(3, 4)):
+        ids = _orbit_ids(shape, "none")
+        for seed in range(10):
+            cells, solution, *_ = _engine.generate(
+                shape.box_rows, shape.box_cols, seed, ids, 0, False, 0, mode
+            )
+            puzzle = sudokit.Grid._trusted(shape, cells)
+            if shape.n < 9:
+                assert ref_count(shape, cells, limit=2)[0] == 1
+            assert sudokit.count_solutions(puzzle, limit=2) == 1
+            path = solve_path(puzzle, techniques=["singles"])
+            assert path.solved and path.state.to_grid().cells == solution
+            if shape == Shape(3, 3):
+                assert rate(puzzle).er <= max_er

@@ -875,6 +875,105 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
 /* ------------------------------------------------------------------------------------------ */
 /* Digging: from a complete grid to a puzzle with one solution.                                */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Solving with singles only: the "a person can solve it with these" test for easy levels.    */
+
+enum {
+    LOGIC_NONE = 0,
+    LOGIC_BOX = 1,     /* full houses and hidden singles in boxes (SE <= 1.2) */
+    LOGIC_HIDDEN = 2,  /* full houses and hidden singles in any unit (SE <= 1.5) */
+    LOGIC_SINGLES = 3, /* hidden and naked singles (SE <= 2.3) */
+};
+
+/* Can singles of the given kind alone fill `cells`?  Uses the workspace's level 0.  Return 1
+ * yes, 0 no (stuck, or a contradiction, which a unique puzzle never has). */
+static int singles_solve(Work *w, const uint8_t *cells, int mode)
+{
+    const Geo *g = w->g;
+    int n = g->n, N = g->N;
+    uint64_t *cand = w->cand;
+    uint8_t *placed = w->placed;
+    int qn = load(w, cells); /* queues cells left with one candidate: naked singles */
+    if (qn < 0)
+        return 0;
+    if (mode != LOGIC_SINGLES)
+        qn = 0; /* naked singles are not allowed: find them only as hidden or full house */
+    int filled = 0;
+    for (int c = 0; c < N; c++)
+        filled += placed[c];
+    for (;;) {
+        /* Place what is queued (each placement removes its digit from its peers). */
+        while (qn) {
+            int c = w->queue[--qn];
+            if (placed[c])
+                continue;
+            uint64_t bit = cand[c];
+            placed[c] = 1;
+            filled++;
+            const int *p = g->peers + (size_t)c * g->npeers;
+            for (int i = 0; i < g->npeers; i++) {
+                int q = p[i];
+                if (!(cand[q] & bit))
+                    continue;
+                if (placed[q])
+                    return 0;
+                uint64_t m = cand[q] & ~bit;
+                cand[q] = m;
+                if (!m)
+                    return 0;
+                if (mode == LOGIC_SINGLES && !(m & (m - 1)))
+                    w->queue[qn++] = q;
+            }
+        }
+        if (filled == N)
+            return 1;
+        /* Hidden singles (boxes only, or every unit), and full houses in any unit. */
+        int found = 0;
+        for (int u = 0; u < 3 * n && !found; u++) {
+            const int *uc = g->units + (size_t)u * n;
+            int empty = 0, last = -1;
+            uint64_t once = 0, twice = 0;
+            for (int i = 0; i < n; i++) {
+                int c = uc[i];
+                if (placed[c])
+                    continue;
+                empty++;
+                last = c;
+                twice |= once & cand[c];
+                once |= cand[c];
+            }
+            if (!empty)
+                continue;
+            if (empty == 1) { /* full house */
+                if (!cand[last] || (cand[last] & (cand[last] - 1)))
+                    return 0;
+                w->queue[qn++] = last;
+                found = 1;
+                break;
+            }
+            if (mode == LOGIC_BOX && u < 2 * n)
+                continue;
+            uint64_t uniq = once & ~twice;
+            if (!uniq)
+                continue;
+            for (int i = 0; i < n; i++) {
+                int c = uc[i];
+                if (!placed[c] && (cand[c] & uniq)) {
+                    uint64_t m = cand[c] & uniq;
+                    if (m & (m - 1))
+                        return 0;
+                    cand[c] = m;
+                    w->queue[qn++] = c;
+                    found = 1;
+                    break;
+                }
+            }
+        }
+        if (!found)
+            return 0;
+    }
+}
+
 /* Everything one dig needs.  The puzzle's known solution lets every uniqueness question be
  * asked as "is there a solution that differs from it here?", which a search usually refutes
  * by propagation alone. */
@@ -884,7 +983,15 @@ typedef struct {
     uint64_t budget;       /* nodes per search, 0 = unlimited */
     int gave_up;           /* a search hit the budget: minimality can no longer be claimed */
     int oom;
+    int logic;             /* LOGIC_*: removals must also keep the puzzle solvable so */
+    Work *lw;              /* workspace for the logic test */
 } Digger;
+
+/* Does the puzzle pass the digger's logic test (always, when there is none)? */
+static int logic_ok(Digger *D, const uint8_t *cells)
+{
+    return D->logic == LOGIC_NONE || singles_solve(D->lw, cells, D->logic);
+}
 
 /* Run one search on `cells` with limit `limit`; return the count, or -1 if it hit the budget. */
 static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_cell, int excl_digit)
@@ -961,7 +1068,8 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             if (end - pos >= 2) {
                 for (int i = 0; i < k; i++)
                     cells[removed[i]] = 0;
-                if (dig_search(D, cells, 2, -1, 0) == 1) {
+                /* Singles that fill the grid prove it unique: no search is needed then. */
+                if (D->logic ? logic_ok(D, cells) : dig_search(D, cells, 2, -1, 0) == 1) {
                     clues -= k;
                     pos = end;
                     batch *= 2;
@@ -982,7 +1090,7 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             removed[k++] = orbit_cells[i];
             cells[orbit_cells[i]] = 0;
         }
-        int r = still_unique(D, cells, solution, removed, k);
+        int r = D->logic ? logic_ok(D, cells) : still_unique(D, cells, solution, removed, k);
         if (r == 1) {
             clues -= size;
         } else {
@@ -1231,19 +1339,22 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     return out;
 }
 
-/* generate(box_rows, box_cols, seed, orbits, target, exact, budget)
+/* generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0)
  *   -> (puzzle, solution, clues, exhausted, gave_up)
+ * logic: 0, or LOGIC_BOX / LOGIC_HIDDEN / LOGIC_SINGLES: keep a removal only while singles of
+ *   that kind still solve the puzzle (which also proves it unique).
  * orbits: per cell, its orbit's index as a little-endian uint16; orbits are numbered 0..k-1.
  * target: stop at this many clues or fewer (0: go on until no orbit can be removed); with
  *   exact, never go below it.
  * exhausted: every orbit was tried, so without gave_up the puzzle is minimal for its orbits. */
 static PyObject *py_generate(PyObject *self, PyObject *args)
 {
-    int br, bc, target, exact;
+    int br, bc, target, exact, logic = LOGIC_NONE;
     unsigned long long seed, budget;
     Py_buffer ob;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiKy*ipK:generate", &br, &bc, &seed, &ob, &target, &exact, &budget))
+    if (!PyArg_ParseTuple(args, "iiKy*ipK|i:generate", &br, &bc, &seed, &ob, &target, &exact, &budget,
+                          &logic))
         return NULL;
     PyObject *result = NULL;
     int *orbit_cells = NULL, *orbit_start = NULL, *order = NULL;
@@ -1254,6 +1365,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     if (n < 0)
         goto done;
     int N = n * n;
+    if (logic < LOGIC_NONE || logic > LOGIC_SINGLES) {
+        PyErr_Format(PyExc_ValueError, "logic must be 0..3, got %d", logic);
+        goto done;
+    }
     if (ob.len != 2 * (Py_ssize_t)N) {
         PyErr_Format(PyExc_ValueError, "orbits: expected %d bytes (uint16 per cell), got %zd", 2 * N, ob.len);
         goto done;
@@ -1305,6 +1420,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     D.g = g;
     D.w = (n == 9 && br == 3) ? NULL : &w;
     D.budget = budget;
+    D.logic = logic;
+    D.lw = &w;
     Py_BEGIN_ALLOW_THREADS;
     /* The grid from the seed; the order of orbits from the next draws of a second stream. */
     if (random_grid(&w, seed, solution) < 0) {
@@ -1435,7 +1552,7 @@ static PyMethodDef methods[] = {
     {"random_grid", py_random_grid, METH_VARARGS,
      "random_grid(box_rows, box_cols, seed) -> bytes\n\nA random complete grid, a function of the shape and the 64-bit seed."},
     {"generate", py_generate, METH_VARARGS,
-     "generate(box_rows, box_cols, seed, orbits, target, exact, budget)\n"
+     "generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0)\n"
      "    -> (puzzle, solution, clues, exhausted, gave_up)\n\n"
      "A random complete grid from the seed, dug by removing symmetry orbits in a random order\n"
      "while the puzzle stays unique, down to `target` clues (0: until no orbit can go)."},

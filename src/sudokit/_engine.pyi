@@ -19,6 +19,7 @@ def generate(
     target: int,
     exact: bool,
     budget: int,
+    logic: int = 0,
 ) -> tuple[bytes, bytes, int, bool, bool]: ...
 def removable(
     box_rows: int, box_cols: int, puzzle: Buffer, solution: Buffer, budget: int, first: bool = False
