@@ -33,7 +33,8 @@ def dev(limit: int | None) -> None:
     if path is None:
         emit({"bench": "rating", "skipped": "se_rated_dev.csv absent"})
         return
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))[:limit]
+    with path.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))[:limit]
     times: list[tuple[float, float]] = []
     er_ok = ep_ok = ed_ok = low = low_ok = 0
     t0 = time.perf_counter()
@@ -85,7 +86,8 @@ def hardest(count: int) -> None:
     path = data_file("hardest_1106.csv")
     if path is None:
         return
-    rows = [r for r in csv.DictReader(path.open(encoding="utf-8")) if r["er"]][:count]
+    with path.open(encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["er"]][:count]
     close = 0
     t0 = time.perf_counter()
     for row in rows:
