@@ -23,7 +23,7 @@ from ._shape import Shape
 from .batch import solve_records
 from .errors import GenerationError, SudokitError
 from .formats import Record, format_candidates, format_grid, read_puzzles
-from .generator import SYMMETRIES, check_options, generate_many
+from .generator import SYMMETRIES, _difficulty_of, check_options, generate_many
 from .output import RECORD_FORMATS, csv_header, format_record, resume_point
 
 __all__ = ["main"]
@@ -34,6 +34,22 @@ def _shape_arg(text: str) -> Shape:
         return Shape.parse(text)
     except SudokitError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _range_arg(text: str) -> tuple[float, float]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low = float(lo)
+        high = float(hi) if sep else low
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LO-HI like 6.5-8.0, got {text!r}") from None
+    if low > high:
+        raise argparse.ArgumentTypeError(f"empty range {text!r}")
+    return low, high
+
+
+def _split(text: str | None) -> list[str] | None:
+    return None if text is None else [t.strip() for t in text.split(",") if t.strip()]
 
 
 def _positive(text: str) -> int:
@@ -120,6 +136,22 @@ def _parser() -> argparse.ArgumentParser:
         default=60.0,
         help="seconds per puzzle to keep trying new grids for a target (default 60)",
     )
+    d = g.add_argument_group("difficulty (Sudoku Explainer's scale; records then carry ratings)")
+    d.add_argument(
+        "--level",
+        help="easy (ER 1.0-1.2), medium (1.3-1.5), hard (1.6-2.5), fiendish "
+        "(2.6-6.0) or diabolical (6.1 and over)",
+    )
+    d.add_argument("--er", type=_range_arg, help="ER range, e.g. 6.5-8.0 (or one value)")
+    d.add_argument(
+        "--require", help="techniques the solve path must use, comma-separated (e.g. x-wing)"
+    )
+    d.add_argument(
+        "--allow",
+        help="techniques that must be enough to solve it, comma-separated "
+        "(e.g. singles,pointing-claiming)",
+    )
+    d.add_argument("--rate", action="store_true", help="rate every puzzle (ER/EP/ED and level)")
     e = sub.add_parser(
         "explain",
         help="solve step by step as a person would, explaining each step",
@@ -331,8 +363,15 @@ def _progress(total: int, initial: int, err: TextIO) -> tqdm[NoReturn]:
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
+    difficulty = {
+        "level": args.level,
+        "rating": args.er,
+        "require": _split(args.require),
+        "allow": _split(args.allow),
+    }
     try:
         check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
+        _difficulty_of(**difficulty)
     except ValueError as e:
         err.write(f"sudokit generate: error: {e}\n")
         return 2
@@ -366,7 +405,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             )
         else:
             out = sys.stdout
-        if args.format == "csv" and start == 0 and (not args.resume or out.tell() == 0):
+        if args.format == "csv" and (not args.resume or out.tell() == 0):
             out.write(csv_header(with_solution=args.with_solution))
         remaining = args.count - start
         bar = stack.enter_context(_progress(args.count, start, err))
@@ -381,6 +420,8 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             start=start,
             jobs=args.jobs or default_jobs(),
             timeout=args.timeout,
+            with_rating=args.rate,
+            **difficulty,
         )
         try:
             for puzzle in puzzles:

@@ -30,15 +30,20 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import _engine
 from ._grid import Grid
 from ._parallel import ordered_map
 from ._shape import Shape
 from .errors import GenerationError
+
+if TYPE_CHECKING:
+    from ._difficulty import Difficulty
+    from .rating import Level, Rating
 
 __all__ = [
     "SYMMETRIES",
@@ -160,6 +165,7 @@ class Generated:
     minimal: bool | None
     orbit_minimal: bool | None
     attempts: int
+    rating: Rating | None = None
 
     @property
     def shape(self) -> Shape:
@@ -202,6 +208,19 @@ def check_options(
         )
 
 
+def _difficulty_of(
+    level: Level | str | None,
+    rating: tuple[float, float] | None,
+    require: Iterable[str] | None,
+    allow: Iterable[str] | None,
+) -> Difficulty | None:
+    if level is None and rating is None and require is None and allow is None:
+        return None
+    from ._difficulty import difficulty  # the logic engine, only when a target asks for it
+
+    return difficulty(level=level, rating=rating, require=require, allow=allow)
+
+
 def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
     if symmetry != "random":
         return symmetry
@@ -219,6 +238,11 @@ def generate(
     seed: int | None = None,
     index: int = 0,
     timeout: float | None = 60.0,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+    with_rating: bool = False,
 ) -> Generated:
     """Make one puzzle with exactly one solution.
 
@@ -232,9 +256,15 @@ def generate(
     - ``timeout``: when a target cannot be met from one full grid, new grids are tried for up to
       this many seconds, then :class:`GenerationError` says what was tried and holds the
       closest result in ``closest``.
+    - Difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
+      :class:`~sudokit.rating.Level` or its name), ``rating=(lo, hi)`` on ER, ``require`` (the
+      solve path must use each named technique), ``allow`` (the puzzle must be solvable with
+      these techniques alone). The result then carries its ``rating`` (also with
+      ``with_rating=True``).
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
+    diff = _difficulty_of(level, rating, require, allow)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if minimal is None:
@@ -254,29 +284,51 @@ def generate(
         return max_clues is None or count <= max_clues
 
     goal = clues if clues is not None else max_clues
+    logic = diff.logic if diff is not None else 0
     deadline = None if timeout is None else time.monotonic() + timeout
     closest: Generated | None = None
+    best = (float("inf"), float("inf"))
     attempt = 0
     while True:
         engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
         attempt += 1
         puzzle, solution, count, exhausted, gave_up = _engine.generate(
-            shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget
+            shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget, logic
         )
         if exact and count < target:  # pragma: no cover - the engine never overshoots
             raise AssertionError("engine dug below its target")
-        result = _facts(shape, sym, seed, index, attempt, puzzle, solution, exhausted, gave_up)
-        if meets(count):
+        result = _facts(
+            shape, sym, seed, index, attempt, puzzle, solution, exhausted and not logic, gave_up
+        )
+        clue_gap = 0 if meets(count) else abs(count - goal) if goal is not None else 1
+        gap = 0.0
+        if diff is not None and not clue_gap:
+            ok, found, gap = diff.check(result.puzzle)
+            result = replace(result, rating=replace(found, steps=()))
+        if not clue_gap and not gap:
+            if with_rating and result.rating is None:
+                from .rating import rate
+
+                result = replace(result, rating=replace(rate(result.puzzle), steps=()))
             return result
-        if closest is None or (goal is not None and abs(count - goal) < abs(closest.clues - goal)):
-            closest = result
+        if (clue_gap, gap) < best:
+            best, closest = (clue_gap, gap), result
         if deadline is not None and time.monotonic() > deadline:
-            wanted = f"exactly {clues}" if clues is not None else f"at most {max_clues}"
+            wanted = []
+            if clues is not None or max_clues is not None:
+                wanted.append(
+                    f"exactly {clues} clues" if clues is not None else f"at most {max_clues} clues"
+                )
+            if diff is not None:
+                wanted.append(diff.describe())
+            assert closest is not None
+            near = f"{closest.clues} clues"
+            if closest.rating is not None:
+                near += f", ER {closest.rating.er:.1f}{'+' if closest.rating.capped else ''}"
             raise GenerationError(
                 f"no {'minimal ' if minimal else ''}{shape.n}x{shape.n} puzzle (boxes {shape}) "
-                f"with {wanted} clues "
-                f"(symmetry {sym}) in {attempt} full grids within {timeout:g} s; the closest "
-                f"had {closest.clues} clues",
+                f"with {' and '.join(wanted)} (symmetry {sym}) in {attempt} full grids within "
+                f"{timeout:g} s; the closest had {near}",
                 closest=closest,
             )
 
@@ -318,24 +370,11 @@ def _facts(
 @dataclass(frozen=True, slots=True)
 class _Task:
     indexes: tuple[int, ...]
-    options: tuple[Shape, str, int | None, int | None, bool | None, int, float | None]
+    options: dict[str, object]
 
 
 def _run(task: _Task) -> list[Generated]:
-    shape, symmetry, clues, max_clues, minimal, seed, timeout = task.options
-    return [
-        generate(
-            shape=shape,
-            symmetry=symmetry,
-            clues=clues,
-            max_clues=max_clues,
-            minimal=minimal,
-            seed=seed,
-            index=i,
-            timeout=timeout,
-        )
-        for i in task.indexes
-    ]
+    return [generate(index=i, **task.options) for i in task.indexes]  # type: ignore[arg-type]
 
 
 def generate_many(
@@ -351,6 +390,11 @@ def generate_many(
     jobs: int = 1,
     timeout: float | None = 60.0,
     chunk: int | None = None,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+    with_rating: bool = False,
 ) -> Iterator[Generated]:
     """Yield ``count`` puzzles, indexes ``start .. start+count-1``, in order.
 
@@ -361,11 +405,26 @@ def generate_many(
     check_options(shape, symmetry, clues, max_clues, timeout)
     if count < 0:
         raise ValueError(f"count must be at least 0, got {count}")
+    _difficulty_of(level, rating, require, allow)  # bad difficulty options fail here, at once
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
+    targeted = level is not None or rating is not None or require is not None
     if chunk is None:
-        chunk = 32 if shape.n <= 9 else 1
-    options = (shape, symmetry, clues, max_clues, minimal, seed, timeout)
+        chunk = 1 if shape.n > 9 or targeted else 32
+    options: dict[str, object] = {
+        "shape": shape,
+        "symmetry": symmetry,
+        "clues": clues,
+        "max_clues": max_clues,
+        "minimal": minimal,
+        "seed": seed,
+        "timeout": timeout,
+        "level": level,
+        "rating": rating,
+        "require": tuple(require) if require is not None else None,
+        "allow": tuple(allow) if allow is not None else None,
+        "with_rating": with_rating,
+    }
     jobs = max(1, min(jobs, -(-count // chunk)))  # no pool to start for a single chunk
     tasks = (
         _Task(tuple(range(i, min(i + chunk, start + count))), options)

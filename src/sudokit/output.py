@@ -38,6 +38,10 @@ _CSV_FIELDS = (
     "clues",
     "minimal",
     "orbit_minimal",
+    "er",
+    "ep",
+    "ed",
+    "level",
     "puzzle",
     "solution",
 )
@@ -60,6 +64,9 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
         f"index={g.index} seed={g.seed} shape={g.shape} symmetry={g.symmetry} clues={g.clues} "
         f"minimal={_fact(g.minimal)} orbit_minimal={_fact(g.orbit_minimal)}"
     )
+    r = g.rating
+    if r is not None:
+        meta += f" rating=ED={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f} level={r.level.name.lower()}"
     if fmt == "line":
         sol = f" {g.solution.to_line()}" if with_solution else ""
         return f"{g.puzzle.to_line()}{sol} # {meta}\n"
@@ -77,6 +84,8 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
             "orbit_minimal": g.orbit_minimal,
             "puzzle": g.puzzle.to_line(),
         }
+        if r is not None:
+            obj.update(er=r.er, ep=r.ep, ed=r.ed, level=r.level.name.lower(), hardest=r.hardest)
         if with_solution:
             obj["solution"] = g.solution.to_line()
         return json.dumps(obj) + "\n"
@@ -89,6 +98,7 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
             g.clues,
             _fact(g.minimal),
             _fact(g.orbit_minimal),
+            *((r.er, r.ep, r.ed, r.level.name.lower()) if r is not None else ("", "", "", "")),
             g.puzzle.to_line(),
         ]
         if with_solution:

@@ -89,6 +89,7 @@ class Rating:
     solved: bool
     hardest: str | None  # the technique of the first step with the highest rating
     steps: tuple[Step, ...] = ()
+    capped: bool = False  # rate() stopped at its max_rating: SE's ER is at least ``er``
 
     @property
     def level(self) -> Level:
@@ -112,20 +113,33 @@ class Rating:
 def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Rating:
     """Rate ``puzzle`` as Sudoku Explainer does.
 
-    With ``max_rating``, stop as soon as a step would exceed it (the result's ER is then the
-    unsolved rating): a quick "is it at most this hard?" for generators.
+    With ``max_rating``, give up as soon as the step SE would take next is rated above it; the
+    result then has ``capped`` set, ``solved`` False and ``er`` the rating of that step, or of
+    the first technique beyond the cap (SE's ER is at least that). Techniques beyond the cap
+    are never run, so this is a quick, exact "is it at most this hard?".
 
     >>> from sudokit import Grid
     >>> easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
     >>> r = rate(Grid(easy))
     >>> str(r), r.level.name, r.hardest
     ('ED=1.2/1.2/1.2', 'EASY', 'hidden-single')
+    >>> rate(Grid(easy), max_rating=1.0).capped
+    True
     """
     state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
+    techniques = SE_ORDER
+    beyond = UNSOLVED_RATING
+    if max_rating is not None:
+        techniques = tuple(t for t in SE_ORDER if t.rating <= max_rating)
+        beyond = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=beyond)
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
     steps: list[Step] = []
     while not state.is_solved():
-        step = next_step(state, techniques=SE_ORDER, max_rating=max_rating)
+        step = next_step(state, techniques=techniques)
+        capped = max_rating is not None and (step is None or step.rating > max_rating)
+        if capped:
+            over = beyond if step is None else step.rating
+            return Rating(over, ep, ed, False, _hardest(steps), tuple(steps), capped=True)
         if step is None:
             return Rating(UNSOLVED_RATING, ep, ed, False, _hardest(steps), tuple(steps))
         er = max(er, step.rating)

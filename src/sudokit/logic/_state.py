@@ -9,6 +9,7 @@ Terms:
 - ``where[d]`` is the set of cells that still have candidate ``d``, as a cell bitset (bit ``c``
   for cell ``c``, a Python int). Both views are kept in step, so questions of the form "which
   cells of this unit can take 5?" are one ``&``: ``where[5] & geo.unit_mask[u]``.
+- ``empty`` is the set of empty cells, as a cell bitset.
 - Placing a digit removes it from the candidates of the cell's peers (the basic rule).
 """
 
@@ -72,7 +73,7 @@ class Candidates:
     (14, 1)
     """
 
-    __slots__ = ("cand", "geo", "n", "shape", "values", "where")
+    __slots__ = ("cand", "empty", "geo", "n", "shape", "values", "where")
 
     shape: Shape
     n: int
@@ -80,6 +81,7 @@ class Candidates:
     values: list[int]
     cand: list[int]
     where: list[int]
+    empty: int
 
     def __init__(self, shape: Shape, values: list[int], cand: list[int]) -> None:
         self.shape = shape
@@ -92,6 +94,7 @@ class Candidates:
             for d0 in bits(m):
                 where[d0 + 1] |= 1 << c
         self.where = where
+        self.empty = sum(1 << c for c, v in enumerate(values) if not v)
 
     @classmethod
     def from_grid(cls, grid: Grid) -> Candidates:
@@ -140,6 +143,7 @@ class Candidates:
         new.values = self.values.copy()
         new.cand = self.cand.copy()
         new.where = self.where.copy()
+        new.empty = self.empty
         return new
 
     # The two primitives every step is made of.
@@ -152,6 +156,7 @@ class Candidates:
             self.where[d0 + 1] &= ~cbit
         self.cand[cell] = 0
         self.values[cell] = digit
+        self.empty &= ~cbit
         dbit = ~(1 << (digit - 1))
         hit = self.where[digit] & self.geo.peer_mask[cell]
         self.where[digit] &= ~hit
@@ -170,7 +175,7 @@ class Candidates:
     # Questions.
 
     def is_solved(self) -> bool:
-        return all(self.values)
+        return not self.empty
 
     def empty_cells(self) -> Iterator[int]:
         return (c for c, v in enumerate(self.values) if not v)

@@ -12,48 +12,45 @@ hidden singles in the same unit order, digits ascending; naked singles by cell, 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from ._state import Candidates
+from ._state import Candidates, Geometry, bits
 from ._step import Step, register_explainer
 
 __all__ = ["find_hidden_singles", "find_naked_singles"]
 
 
-def _unit_order(n: int) -> list[int]:
-    """Boxes, then columns, then rows (Sudoku Explainer's order for singles)."""
-    return [*range(2 * n, 3 * n), *range(n, 2 * n), *range(n)]
+@lru_cache(maxsize=32)
+def _scan_order(state_geo: Geometry) -> tuple[tuple[int, int, float], ...]:
+    """(unit, cell mask, hidden-single rating) for boxes, then columns, then rows: Sudoku
+    Explainer's order for singles."""
+    n = state_geo.n
+    order = [*range(2 * n, 3 * n), *range(n, 2 * n), *range(n)]
+    return tuple((u, state_geo.unit_mask[u], 1.2 if u >= 2 * n else 1.5) for u in order)
 
 
 def find_hidden_singles(state: Candidates) -> Iterator[Step]:
-    n, geo = state.n, state.geo
-    order = _unit_order(n)
-    empties = [(geo.unit_mask[u], 0) for u in range(3 * n)]
-    empty_count = [0] * (3 * n)
-    for u in range(3 * n):
-        empty_count[u] = sum(1 for c in geo.units[u] if not state.values[c])
-    for alone in (True, False):
-        for u in order:
-            if (empty_count[u] == 1) != alone:
-                continue
-            mask = empties[u][0]
-            for d in range(1, n + 1):
-                places = state.where[d] & mask
-                if places and not places & (places - 1):
-                    cell = places.bit_length() - 1
-                    if alone:
-                        rating, technique = 1.0, "full-house"
-                    else:
-                        rating = 1.2 if u >= 2 * n else 1.5
-                        technique = "hidden-single"
-                    yield Step(
-                        state.shape,
-                        technique,
-                        rating,
-                        placements=((cell, d),),
-                        cells=(cell,),
-                        units=(u,),
-                        digits=(d,),
-                    )
+    where, empty, shape = state.where, state.empty, state.shape
+    order = _scan_order(state.geo)
+    # Full houses: a unit with one empty cell.
+    for u, mask, _ in order:
+        e = empty & mask
+        if e and not e & (e - 1):
+            cell = e.bit_length() - 1
+            for d0 in bits(state.cand[cell]):
+                d = d0 + 1
+                yield Step(shape, "full-house", 1.0, ((cell, d),), (), (cell,), (u,), (d,))
+    # Hidden singles: a digit with one place left in a unit that has other empty cells.
+    digits = range(1, state.n + 1)
+    for u, mask, rating in order:
+        e = empty & mask
+        if not e & (e - 1):
+            continue
+        for d in digits:
+            places = where[d] & mask
+            if places and not places & (places - 1):
+                cell = places.bit_length() - 1
+                yield Step(shape, "hidden-single", rating, ((cell, d),), (), (cell,), (u,), (d,))
 
 
 def find_naked_singles(state: Candidates) -> Iterator[Step]:

@@ -1,0 +1,130 @@
+"""Difficulty targets for the generator: a rating range, required and allowed techniques.
+
+A :class:`Difficulty` says what a generated puzzle must satisfy:
+
+- ``lo <= ER <= hi`` on Sudoku Explainer's scale (from ``level=`` or ``rating=``);
+- ``require``: the SE solve path uses each named technique (a technique, a step name such
+  as ``full-house``, or a group such as ``fish``: any of the group counts);
+- ``allow``: the puzzle can be solved with the allowed techniques alone.
+
+``logic`` is the engine's dig constraint that makes easy targets cheap: when every allowed
+technique, or every step up to ``hi``, is a single, the engine keeps a removal only while
+singles still solve the puzzle, so what it digs already meets the target's upper end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ._grid import Grid
+from .logic import Technique, select, solve_path
+from .rating import Level, Rating, rate
+
+__all__ = ["Difficulty", "difficulty"]
+
+# The engine's dig constraints (see LOGIC_* in _engine.c), and the highest SE rating a
+# puzzle that its singles solve can have.
+LOGIC_NONE, LOGIC_BOX, LOGIC_HIDDEN, LOGIC_SINGLES = 0, 1, 2, 3
+_LOGIC_TOP = ((LOGIC_BOX, 1.2), (LOGIC_HIDDEN, 1.5), (LOGIC_SINGLES, 2.3))
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    lo: float
+    hi: float
+    require: tuple[tuple[str, frozenset[str]], ...]  # (name as given, step names that count)
+    allow: tuple[Technique, ...] | None
+    logic: int
+
+    def check(self, puzzle: Grid) -> tuple[bool, Rating, float]:
+        """Whether ``puzzle`` meets the target, its rating (capped at ``hi`` when that is all
+        it takes to reject it), and how far its ER is from the range (0 inside it)."""
+        capped = self.hi < 20.0 and not self.require
+        rating = rate(puzzle, max_rating=self.hi if capped else None)
+        er = rating.er
+        distance = max(self.lo - er, er - self.hi, 0.0)
+        if rating.capped or not rating.solved or distance > 0:
+            return False, rating, max(distance, 0.1)
+        used = {s.technique for s in rating.steps}
+        for _, names in self.require:
+            if not used & names:
+                return False, rating, 0.05
+        if (
+            self.allow is not None
+            and not self._engine_proves_allow()
+            and not solve_path(puzzle, techniques=self.allow).solved
+        ):
+            return False, rating, 0.05
+        return True, rating, 0.0
+
+    def _engine_proves_allow(self) -> bool:
+        """The engine's singles constraint uses only allowed techniques, so what it digs is
+        solvable with them."""
+        if self.allow is None or self.logic == LOGIC_NONE:
+            return False
+        slugs = {t.slug for t in self.allow}
+        needed = {"hidden-single"} | ({"naked-single"} if self.logic == LOGIC_SINGLES else set())
+        return needed <= slugs
+
+    def describe(self) -> str:
+        parts = []
+        if (self.lo, self.hi) != (1.0, 20.0):
+            parts.append(f"ER {self.lo:.1f}-{self.hi:.1f}")
+        if self.require:
+            parts.append("using " + ", ".join(name for name, _ in self.require))
+        if self.allow is not None:
+            parts.append("solvable with " + ", ".join(t.slug for t in self.allow))
+        return " ".join(parts) or "any difficulty"
+
+
+def _step_names(name: str) -> frozenset[str]:
+    chosen = select([name])
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    names = {key}
+    for t in chosen:
+        if key == t.slug or key in t.groups:
+            names.update(t.step_names)
+    return frozenset(names)
+
+
+def difficulty(
+    *,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+) -> Difficulty | None:
+    """Resolve the generator's difficulty options; None when there are none.
+
+    Raises ValueError for unknown levels or techniques and for empty ranges.
+    """
+    if level is None and rating is None and require is None and allow is None:
+        return None
+    lo, hi = 1.0, 20.0
+    if level is not None:
+        lv = level if isinstance(level, Level) else Level.parse(level)
+        lo, hi = lv.range
+    if rating is not None:
+        rlo, rhi = rating
+        if rlo > rhi:
+            raise ValueError(f"rating range {rlo}-{rhi} is empty")
+        lo, hi = max(lo, rlo), min(hi, rhi)
+        if lo > hi:
+            raise ValueError(f"rating range {rlo}-{rhi} does not meet level {level}")
+    req = tuple((name, _step_names(name)) for name in (require or ()))
+    allowed = select(list(allow)) if allow is not None else None
+    logic = LOGIC_NONE
+    if allowed is not None:
+        slugs = {t.slug for t in allowed}
+        if slugs <= {"hidden-single"}:
+            logic = LOGIC_HIDDEN
+        elif slugs <= {"hidden-single", "naked-single"}:
+            logic = LOGIC_SINGLES
+    if not req and hi < 2.6:
+        # The most restrictive singles constraint that still reaches min(hi, 2.3): its
+        # puzzles all rate at most that, and none of the target's easy end is lost.
+        reach = min(hi, 2.3)
+        by_rating = next(m for m, top in _LOGIC_TOP if top >= reach)
+        logic = by_rating if logic == LOGIC_NONE else min(logic, by_rating)
+    return Difficulty(lo, hi, req, allowed, logic)

@@ -1,0 +1,79 @@
+"""Generation to a target difficulty: every puzzle produced meets its target."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from oracle import checked_path
+
+import sudokit
+from sudokit import GenerationError, Shape, generate, generate_many
+from sudokit.cli import main
+from sudokit.logic import solve_path
+from sudokit.rating import Level, rate
+
+
+@pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, Level.HARD])
+def test_easy_levels_meet_their_range(level: Level) -> None:
+    lo, hi = level.range
+    for p in generate_many(30, seed=7, level=level):
+        assert p.rating is not None
+        assert lo <= p.rating.er <= hi
+        assert rate(p.puzzle).er == p.rating.er  # the carried rating is the real one
+        assert sudokit.is_unique(p.puzzle)
+
+
+@pytest.mark.parametrize("shape", [Shape(3, 3), Shape(2, 3), Shape(3, 4)])
+def test_allow_singles_is_solvable_with_singles_alone(shape: Shape) -> None:
+    for p in generate_many(10, shape=shape, seed=3, allow=["singles"], symmetry="none"):
+        steps = checked_path(p.puzzle, p.solution, techniques=["singles"])
+        assert solve_path(p.puzzle, techniques=["singles"]).solved and steps
+
+
+def test_allow_hidden_singles_only() -> None:
+    for p in generate_many(10, seed=5, allow=["hidden-single"]):
+        path = solve_path(p.puzzle, techniques=["hidden-single"])
+        assert path.solved
+        assert {s.technique for s in path.steps} <= {"hidden-single", "full-house"}
+
+
+def test_rating_range_and_require() -> None:
+    p = generate(rating=(2.3, 2.3), seed=2)
+    assert p.rating is not None and p.rating.er == 2.3
+    q = generate(require=["naked-single"], seed=2)
+    assert q.rating is not None and "naked-single" in {s.technique for s in rate(q.puzzle).steps}
+
+
+def test_unreachable_difficulty_reports_the_closest() -> None:
+    with pytest.raises(GenerationError) as e:
+        generate(level="easy", clues=17, seed=1, timeout=0.3)
+    assert "ER 1.0-1.2" in str(e.value) and "closest" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"level": "nightmare"},
+        {"rating": (5.0, 4.0)},
+        {"require": ["telepathy"]},
+        {"allow": ["telepathy"]},
+        {"level": "easy", "rating": (6.0, 7.0)},
+    ],
+)
+def test_bad_difficulty_options(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError):
+        next(generate_many(1, seed=1, **kwargs))  # type: ignore[arg-type]
+
+
+def test_cli_targeted_generation_records_carry_ratings(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(["generate", "-n", "3", "--level", "medium", "--seed", "4", "--format", "json"]) == 0
+    )
+    for line in capsys.readouterr().out.splitlines():
+        obj = json.loads(line)
+        assert obj["level"] == "medium" and 1.3 <= obj["er"] <= 1.5
+        assert rate(sudokit.Grid(obj["puzzle"])).er == obj["er"]
+    with pytest.raises(SystemExit):
+        main(["generate", "--er", "9-8"])
+    assert main(["generate", "--level", "nightmare"]) == 2
