@@ -572,7 +572,8 @@ static int box_line(Work *w, uint64_t *cand, const uint8_t *placed, int *qn)
 }
 
 /* Propagate the state at `level` to a fixpoint.  `qn` cells are already queued.  Return 0 on
- * a contradiction, else the number of placed cells (N when solved). */
+ * a contradiction, else 1 + the number of placed cells (N + 1 when solved; 1 for a state with
+ * nothing placed, such as the empty grid). */
 static int propagate(Work *w, int level, int qn)
 {
     const Geo *g = w->g;
@@ -626,13 +627,13 @@ static int propagate(Work *w, int level, int qn)
         for (int c = 0; c < N; c++)
             solved += placed[c];
         if (solved == N)
-            return N;
+            return N + 1;
         /* Nothing simpler left: box/line interactions. */
         int r = box_line(w, cand, placed, &qn);
         if (r < 0)
             return 0;
         if (!r && !qn)
-            return solved;
+            return solved + 1;
     }
 }
 
@@ -723,7 +724,7 @@ static int search(Work *w, int level, int qn, Ctx *ctx)
         if (!r)
             return 0;
         uint64_t *cand = w->cand + level * N;
-        if (r == g->N) {
+        if (r == g->N + 1) {
             if (ctx->count == 0 && ctx->solution)
                 for (size_t c = 0; c < N; c++)
                     ctx->solution[c] = (uint8_t)(ctz64(cand[c]) + 1);
@@ -1201,9 +1202,9 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
     static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
     int br, bc, generic = 0;
     Py_buffer buf;
-    unsigned long long limit = 1;
+    long long limit = 1;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Kp:solve_batch", kwlist, &br, &bc, &buf,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Lp:solve_batch", kwlist, &br, &bc, &buf,
                                      &limit, &generic))
         return NULL;
     PyObject *result = NULL, *sols = NULL, *counts_list = NULL;
@@ -1212,7 +1213,7 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
     if (n < 0)
         goto done;
     if (limit < 1) {
-        PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+        PyErr_Format(PyExc_ValueError, "limit must be at least 1, got %lld", limit);
         goto done;
     }
     Py_ssize_t count = check_cells(buf.buf, buf.len, n);
@@ -1229,9 +1230,9 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(sols);
     Py_BEGIN_ALLOW_THREADS;
     if (generic)
-        status = solve_many_generic(g, buf.buf, count, limit, out, counts);
+        status = solve_many_generic(g, buf.buf, count, (uint64_t)limit, out, counts);
     else
-        status = solve_many(g, buf.buf, count, limit, out, counts);
+        status = solve_many(g, buf.buf, count, (uint64_t)limit, out, counts);
     Py_END_ALLOW_THREADS;
     if (status < 0) {
         PyErr_NoMemory();
@@ -1262,9 +1263,9 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
     static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
     int br, bc, generic = 0;
     Py_buffer buf;
-    unsigned long long limit = 1;
+    long long limit = 1;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Kp:solve", kwlist, &br, &bc, &buf, &limit,
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Lp:solve", kwlist, &br, &bc, &buf, &limit,
                                      &generic))
         return NULL;
     PyObject *result = NULL;
@@ -1272,7 +1273,7 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
     if (n < 0)
         goto done;
     if (limit < 1) {
-        PyErr_SetString(PyExc_ValueError, "limit must be at least 1");
+        PyErr_Format(PyExc_ValueError, "limit must be at least 1, got %lld", limit);
         goto done;
     }
     if (buf.len != (Py_ssize_t)n * n) {
@@ -1291,9 +1292,9 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
     int status;
     Py_BEGIN_ALLOW_THREADS;
     if (generic)
-        status = solve_many_generic(g, buf.buf, 1, limit, sol, &count);
+        status = solve_many_generic(g, buf.buf, 1, (uint64_t)limit, sol, &count);
     else
-        status = solve_many(g, buf.buf, 1, limit, sol, &count);
+        status = solve_many(g, buf.buf, 1, (uint64_t)limit, sol, &count);
     Py_END_ALLOW_THREADS;
     if (status < 0) {
         PyErr_NoMemory();

@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 _SEED_MASK = (1 << 64) - 1
+#: Counting never gets anywhere near this; larger limits mean the same.
+_LIMIT_MAX = (1 << 63) - 1
 _SUDOKU = Shape(3, 3)
 
 
@@ -55,7 +57,7 @@ def count_solutions(grid: Grid, *, limit: int = 2) -> int:
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     shape = grid.shape
-    _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, limit)
+    _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
     return count
 
 
@@ -73,7 +75,7 @@ def _batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
                 f"grid 0 is {shape}, grid {i} is {g.shape}"
             )
     solutions, counts = _engine.solve_batch(
-        shape.box_rows, shape.box_cols, b"".join(g.cells for g in grids), limit
+        shape.box_rows, shape.box_cols, b"".join(g.cells for g in grids), min(limit, _LIMIT_MAX)
     )
     return shape, solutions, counts
 

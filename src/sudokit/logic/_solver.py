@@ -41,7 +41,7 @@ def next_step(
     """The step the solver would take next from ``state``, or None when stuck."""
     for t in _techniques(techniques):
         if max_rating is not None and t.rating > max_rating:
-            break  # ratings only grow along the order
+            continue  # (orders other than SE's, such as HoDoKu's, do not grow in rating)
         found = (s for s in t.find(state) if max_rating is None or s.rating <= max_rating)
         if t.best:
             best = min(found, key=lambda s: (s.rating, s.complexity), default=None)

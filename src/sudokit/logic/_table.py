@@ -17,7 +17,20 @@ from dataclasses import dataclass
 
 from ._state import Candidates
 from ._step import Step
+from .fish import find_jellyfish, find_swordfish, find_x_wings
+from .intersections import find_direct_intersections, find_intersections
 from .singles import find_hidden_singles, find_naked_singles
+from .subsets import (
+    find_direct_hidden_pairs,
+    find_direct_hidden_triples,
+    find_hidden_pairs,
+    find_hidden_quads,
+    find_hidden_triples,
+    find_naked_pairs,
+    find_naked_quads,
+    find_naked_triples,
+)
+from .wings import find_xy_wings, find_xyz_wings
 
 __all__ = ["SE_ORDER", "TECHNIQUES", "Technique", "select"]
 
@@ -39,8 +52,9 @@ class Technique:
         return self.steps or (self.slug,)
 
 
+T = Technique
 SE_ORDER: tuple[Technique, ...] = (
-    Technique(
+    T(
         "hidden-single",
         "Hidden single",
         1.0,
@@ -48,7 +62,48 @@ SE_ORDER: tuple[Technique, ...] = (
         steps=("full-house", "hidden-single"),
         groups=("singles",),
     ),
-    Technique("naked-single", "Naked single", 2.3, find_naked_singles, groups=("singles",)),
+    T(
+        "direct-intersections",
+        "Direct pointing and claiming",
+        1.7,
+        find_direct_intersections,
+        steps=("direct-pointing", "direct-claiming"),
+        groups=("direct", "intersections"),
+    ),
+    T(
+        "direct-hidden-pair",
+        "Direct hidden pair",
+        2.0,
+        find_direct_hidden_pairs,
+        groups=("direct",),
+    ),
+    T("naked-single", "Naked single", 2.3, find_naked_singles, groups=("singles",)),
+    T(
+        "direct-hidden-triple",
+        "Direct hidden triple",
+        2.5,
+        find_direct_hidden_triples,
+        groups=("direct",),
+    ),
+    T(
+        "intersections",
+        "Pointing and claiming",
+        2.6,
+        find_intersections,
+        steps=("pointing", "claiming"),
+        groups=("intersections", "pointing-claiming", "locked-candidates"),
+    ),
+    T("naked-pair", "Naked pair", 3.0, find_naked_pairs, groups=("pairs", "subsets")),
+    T("x-wing", "X-Wing", 3.2, find_x_wings, groups=("fish",)),
+    T("hidden-pair", "Hidden pair", 3.4, find_hidden_pairs, groups=("pairs", "subsets")),
+    T("naked-triple", "Naked triple", 3.6, find_naked_triples, groups=("triples", "subsets")),
+    T("swordfish", "Swordfish", 3.8, find_swordfish, groups=("fish",)),
+    T("hidden-triple", "Hidden triple", 4.0, find_hidden_triples, groups=("triples", "subsets")),
+    T("xy-wing", "XY-Wing", 4.2, find_xy_wings, groups=("wings",)),
+    T("xyz-wing", "XYZ-Wing", 4.4, find_xyz_wings, groups=("wings",)),
+    T("naked-quad", "Naked quad", 5.0, find_naked_quads, groups=("quads", "subsets")),
+    T("jellyfish", "Jellyfish", 5.2, find_jellyfish, groups=("fish",)),
+    T("hidden-quad", "Hidden quad", 5.4, find_hidden_quads, groups=("quads", "subsets")),
 )
 
 TECHNIQUES: dict[str, Technique] = {t.slug: t for t in SE_ORDER}
