@@ -64,7 +64,9 @@ class Difficulty:
         if self.allow is None or self.logic == LOGIC_NONE:
             return False
         slugs = {t.slug for t in self.allow}
-        needed = {"hidden-single"} | ({"naked-single"} if self.logic == LOGIC_SINGLES else set())
+        needed = {"full-house", "hidden-single"}
+        if self.logic == LOGIC_SINGLES:
+            needed.add("naked-single")
         return needed <= slugs
 
     def describe(self) -> str:
@@ -117,9 +119,9 @@ def difficulty(
     logic = LOGIC_NONE
     if allowed is not None:
         slugs = {t.slug for t in allowed}
-        if slugs <= {"hidden-single"}:
+        if slugs <= {"full-house", "hidden-single"}:
             logic = LOGIC_HIDDEN
-        elif slugs <= {"hidden-single", "naked-single"}:
+        elif slugs <= {"full-house", "hidden-single", "naked-single"}:
             logic = LOGIC_SINGLES
     if not req and hi < 2.6:
         # The most restrictive singles constraint that still reaches min(hi, 2.3): its

@@ -12,54 +12,13 @@ from oracle import check_step, checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
-from sudokit.logic import TECHNIQUES, Candidates, Step, Technique, apply, solve_path
-from sudokit.logic.fish import find_jellyfish, find_swordfish, find_x_wings
-from sudokit.logic.intersections import find_direct_intersections, find_intersections
-from sudokit.logic.subsets import (
-    find_direct_hidden_pairs,
-    find_direct_hidden_triples,
-    find_hidden_pairs,
-    find_hidden_quads,
-    find_hidden_triples,
-    find_naked_pairs,
-    find_naked_quads,
-    find_naked_triples,
-)
-from sudokit.logic.wings import find_xy_wings, find_xyz_wings
+from sudokit.logic import SE_ORDER, Candidates, Step, Technique, apply, solve_path
+from sudokit.logic.intersections import find_direct_intersections
 
-T = Technique
 #: Singles and the basic techniques in Sudoku Explainer's order (uniqueness and BUG, which
 #: SE tries between XYZ-Wing and naked quad and after hidden quad, are left out).
-SE_BASIC: tuple[Technique, ...] = (
-    TECHNIQUES["hidden-single"],
-    T(
-        "direct-intersections",
-        "Direct pointing and claiming",
-        1.7,
-        find_direct_intersections,
-        steps=("direct-pointing", "direct-claiming"),
-    ),
-    T("direct-hidden-pair", "Direct hidden pair", 2.0, find_direct_hidden_pairs),
-    TECHNIQUES["naked-single"],
-    T("direct-hidden-triple", "Direct hidden triple", 2.5, find_direct_hidden_triples),
-    T(
-        "intersections",
-        "Pointing and claiming",
-        2.6,
-        find_intersections,
-        steps=("pointing", "claiming"),
-    ),
-    T("naked-pair", "Naked pair", 3.0, find_naked_pairs),
-    T("x-wing", "X-Wing", 3.2, find_x_wings),
-    T("hidden-pair", "Hidden pair", 3.4, find_hidden_pairs),
-    T("naked-triple", "Naked triple", 3.6, find_naked_triples),
-    T("swordfish", "Swordfish", 3.8, find_swordfish),
-    T("hidden-triple", "Hidden triple", 4.0, find_hidden_triples),
-    T("xy-wing", "XY-Wing", 4.2, find_xy_wings),
-    T("xyz-wing", "XYZ-Wing", 4.4, find_xyz_wings),
-    T("naked-quad", "Naked quad", 5.0, find_naked_quads),
-    T("jellyfish", "Jellyfish", 5.2, find_jellyfish),
-    T("hidden-quad", "Hidden quad", 5.4, find_hidden_quads),
+SE_BASIC: tuple[Technique, ...] = tuple(
+    t for t in SE_ORDER if t.rating <= 5.4 and "uniqueness" not in t.groups
 )
 
 # (step technique, puzzle (an se_rated_dev row whose ER is the technique's rating, or a

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from . import als, coloring, patterns
 from ._state import Candidates
 from ._step import Step
 from .fish import find_jellyfish, find_swordfish, find_x_wings
 from .intersections import find_direct_intersections, find_intersections
-from .singles import find_hidden_singles, find_naked_singles
+from .singles import find_full_houses, find_hidden_singles, find_naked_singles
 from .subsets import (
     find_direct_hidden_pairs,
     find_direct_hidden_triples,
@@ -32,7 +33,7 @@ from .subsets import (
 )
 from .wings import find_xy_wings, find_xyz_wings
 
-__all__ = ["SE_ORDER", "TECHNIQUES", "Technique", "select"]
+__all__ = ["ALL_ORDER", "EXTRA", "SE_ORDER", "TECHNIQUES", "Technique", "select"]
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,9 @@ class Technique:
 
 T = Technique
 SE_ORDER: tuple[Technique, ...] = (
-    T(
-        "hidden-single",
-        "Hidden single",
-        1.0,
-        find_hidden_singles,
-        steps=("full-house", "hidden-single"),
-        groups=("singles",),
-    ),
+    # A full house is the simplest hidden single: naming hidden singles allows it too.
+    T("full-house", "Full house", 1.0, find_full_houses, groups=("singles", "hidden-single")),
+    T("hidden-single", "Hidden single", 1.2, find_hidden_singles, groups=("singles",)),
     T(
         "direct-intersections",
         "Direct pointing and claiming",
@@ -106,20 +102,91 @@ SE_ORDER: tuple[Technique, ...] = (
     T("hidden-quad", "Hidden quad", 5.4, find_hidden_quads, groups=("quads", "subsets")),
 )
 
-TECHNIQUES: dict[str, Technique] = {t.slug: t for t in SE_ORDER}
+#: Common named techniques Sudoku Explainer lacks (HoDoKu's), for friendlier hints and
+#: HoDoKu-style grading. Their ratings are SE-like: fixed patterns a little above the basic
+#: technique they resemble, chains at SE's chain ratings with its length bonus.
+EXTRA: tuple[Technique, ...] = (
+    T("finned-x-wing", "Finned X-Wing", 3.4, patterns.find_finned_x_wings, groups=("fish",)),
+    T("sashimi-x-wing", "Sashimi X-Wing", 3.5, patterns.find_sashimi_x_wings, groups=("fish",)),
+    T("skyscraper", "Skyscraper", 4.0, patterns.find_skyscrapers, groups=("single-digit",)),
+    T(
+        "finned-swordfish",
+        "Finned Swordfish",
+        4.0,
+        patterns.find_finned_swordfish,
+        groups=("fish",),
+    ),
+    T(
+        "two-string-kite",
+        "2-String Kite",
+        4.1,
+        patterns.find_two_string_kites,
+        groups=("single-digit",),
+    ),
+    T(
+        "sashimi-swordfish",
+        "Sashimi Swordfish",
+        4.1,
+        patterns.find_sashimi_swordfish,
+        groups=("fish",),
+    ),
+    T("turbot-fish", "Turbot Fish", 4.2, patterns.find_turbot_fish, groups=("single-digit",)),
+    T(
+        "empty-rectangle",
+        "Empty Rectangle",
+        4.2,
+        patterns.find_empty_rectangles,
+        groups=("single-digit",),
+    ),
+    T("w-wing", "W-Wing", 4.4, patterns.find_w_wings, groups=("wings",)),
+    T(
+        "finned-jellyfish",
+        "Finned Jellyfish",
+        5.4,
+        patterns.find_finned_jellyfish,
+        groups=("fish",),
+    ),
+    T(
+        "sashimi-jellyfish",
+        "Sashimi Jellyfish",
+        5.5,
+        patterns.find_sashimi_jellyfish,
+        groups=("fish",),
+    ),
+    T("wxyz-wing", "WXYZ-Wing", 5.5, patterns.find_wxyz_wings, groups=("wings",)),
+    T("remote-pair", "Remote Pair", 6.6, coloring.find_remote_pairs, groups=("chains",)),
+    T(
+        "simple-coloring",
+        "Simple colouring",
+        6.6,
+        coloring.find_simple_colors,
+        steps=("color-trap", "color-wrap"),
+        groups=("coloring",),
+    ),
+    T("x-chain", "X-Chain", 6.6, coloring.find_x_chains, groups=("chains",)),
+    T("xy-chain", "XY-Chain", 6.6, coloring.find_xy_chains, groups=("chains",)),
+    T("als-xz", "ALS-XZ", 7.0, als.find_als_xz, groups=("als",)),
+)
+
+#: Every technique, SE's and the others, by base rating (SE's keep their relative order):
+#: the order a chosen subset is tried in.
+ALL_ORDER: tuple[Technique, ...] = tuple(sorted((*SE_ORDER, *EXTRA), key=lambda t: t.rating))
+
+TECHNIQUES: dict[str, Technique] = {t.slug: t for t in ALL_ORDER}
 
 
 def select(names: Iterable[str] | None) -> tuple[Technique, ...]:
-    """The techniques named (slugs, step names or groups such as ``singles``), in SE order.
+    """The techniques named (slugs, step names or groups such as ``singles``), in the order of
+    :data:`ALL_ORDER` (SE's order, with the others placed by rating).
 
     >>> [t.slug for t in select(["singles"])]
-    ['hidden-single', 'naked-single']
+    ['full-house', 'hidden-single', 'naked-single']
     """
     if names is None:
         return SE_ORDER
     wanted = {name.strip().lower().replace("_", "-").replace(" ", "-") for name in names}
-    known = {t.slug for t in SE_ORDER} | {g for t in SE_ORDER for g in t.groups}
-    known |= {s for t in SE_ORDER for s in t.step_names}
+    known = {t.slug for t in ALL_ORDER} | {g for t in ALL_ORDER for g in t.groups}
+    known |= {s for t in ALL_ORDER for s in t.step_names}
     unknown = sorted(wanted - known)
     if unknown:
         raise ValueError(
@@ -127,6 +194,6 @@ def select(names: Iterable[str] | None) -> tuple[Technique, ...]:
         )
     return tuple(
         t
-        for t in SE_ORDER
+        for t in ALL_ORDER
         if t.slug in wanted or wanted & set(t.groups) or wanted & set(t.step_names)
     )

@@ -17,7 +17,7 @@ from functools import lru_cache
 from ._state import Candidates, Geometry, bits
 from ._step import Step, register_explainer
 
-__all__ = ["find_hidden_singles", "find_naked_singles"]
+__all__ = ["find_full_houses", "find_hidden_singles", "find_naked_singles"]
 
 
 @lru_cache(maxsize=32)
@@ -29,20 +29,24 @@ def _scan_order(state_geo: Geometry) -> tuple[tuple[int, int, float], ...]:
     return tuple((u, state_geo.unit_mask[u], 1.2 if u >= 2 * n else 1.5) for u in order)
 
 
-def find_hidden_singles(state: Candidates) -> Iterator[Step]:
-    where, empty, shape = state.where, state.empty, state.shape
-    order = _scan_order(state.geo)
-    # Full houses: a unit with one empty cell.
-    for u, mask, _ in order:
+def find_full_houses(state: Candidates) -> Iterator[Step]:
+    """A unit with one empty cell: that cell takes the unit's missing digit."""
+    empty, shape = state.empty, state.shape
+    for u, mask, _ in _scan_order(state.geo):
         e = empty & mask
         if e and not e & (e - 1):
             cell = e.bit_length() - 1
             for d0 in bits(state.cand[cell]):
                 d = d0 + 1
                 yield Step(shape, "full-house", 1.0, ((cell, d),), (), (cell,), (u,), (d,))
-    # Hidden singles: a digit with one place left in a unit that has other empty cells.
+
+
+def find_hidden_singles(state: Candidates) -> Iterator[Step]:
+    """A digit with one place left in a unit that has other empty cells (full houses are
+    :func:`find_full_houses`; Sudoku Explainer tries those first)."""
+    where, empty, shape = state.where, state.empty, state.shape
     digits = range(1, state.n + 1)
-    for u, mask, rating in order:
+    for u, mask, rating in _scan_order(state.geo):
         e = empty & mask
         if not e & (e - 1):
             continue
