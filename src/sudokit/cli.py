@@ -344,7 +344,7 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 err.write(f"{source}, line {rec.line}: no solution\n")
                 status = 1
             else:
-                out.write(format_grid(solution, rec.fmt) + "\n")
+                out.write(format_grid(solution, rec.fmt, alphabet=args.alphabet) + "\n")
                 if rec.fmt == "pretty":
                     out.write("\n")
     return status

@@ -54,6 +54,7 @@ otherwise it is a whole 4x4, 6x6 or 8x8 puzzle. Give ``shape=`` to be sure.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import math
@@ -428,12 +429,13 @@ def to_json(grid: Grid) -> str:
     return json.dumps({"shape": str(grid.shape), "grid": rows})
 
 
-def format_grid(grid: Grid, fmt: str) -> str:
-    """``grid`` in one of :data:`FORMATS` (``"line"``, ``"pretty"`` or ``"json"``)."""
+def format_grid(grid: Grid, fmt: str, *, alphabet: str | None = None) -> str:
+    """``grid`` in one of :data:`FORMATS` (``"line"``, ``"pretty"`` or ``"json"``), with digits
+    written in ``alphabet`` when one is given (JSON keeps digits)."""
     if fmt == "line":
-        return format_line(grid)
+        return format_line(grid, alphabet=alphabet)
     if fmt == "pretty":
-        return format_pretty(grid)
+        return format_pretty(grid, alphabet=alphabet)
     if fmt == "json":
         return to_json(grid)
     raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -574,6 +576,13 @@ def _collect(
     return block, rows
 
 
+def _square_sides(n: int) -> tuple[int, int]:
+    root = math.isqrt(n)
+    if root * root != n:
+        raise InvalidShapeError(f"side {n} has no square boxes")
+    return root, root
+
+
 def read_puzzles(
     lines: Iterable[str],
     *,
@@ -593,6 +602,10 @@ def read_puzzles(
     2 1.3...12....4..3 None
     3 None x.txt, line 3: conflicting clues: digit 1 at r1c1 and r1c3 (row 1): '1.1.............'
     """
+    if shape is None and alphabet is not None:
+        # An explicit alphabet names the side: n symbols for n digits (square boxes).
+        with contextlib.suppress(InvalidShapeError):
+            shape = shared_shape(*_square_sides(len(alphabet)))
     src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines)
     while True:
         item = src.next()
