@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from . import als, coloring, patterns
 from ._state import Candidates
 from ._step import Step
+from .bug import find_bug
+from .exclusion import find_aligned_pair_exclusions
 from .fish import find_jellyfish, find_swordfish, find_x_wings
 from .intersections import find_direct_intersections, find_intersections
 from .singles import find_full_houses, find_hidden_singles, find_naked_singles
@@ -31,6 +33,7 @@ from .subsets import (
     find_naked_quads,
     find_naked_triples,
 )
+from .uniqueness import find_unique_loops
 from .wings import find_xy_wings, find_xyz_wings
 
 __all__ = ["ALL_ORDER", "EXTRA", "SE_ORDER", "TECHNIQUES", "Technique", "select"]
@@ -97,9 +100,27 @@ SE_ORDER: tuple[Technique, ...] = (
     T("hidden-triple", "Hidden triple", 4.0, find_hidden_triples, groups=("triples", "subsets")),
     T("xy-wing", "XY-Wing", 4.2, find_xy_wings, groups=("wings",)),
     T("xyz-wing", "XYZ-Wing", 4.4, find_xyz_wings, groups=("wings",)),
+    # SE sorts this producer's hints by (rating, type): the finder yields them in that order,
+    # so the first one, not the least complex, is SE's.
+    T(
+        "unique-rectangle",
+        "Unique rectangles and loops",
+        4.5,
+        find_unique_loops,
+        steps=("unique-rectangle", "unique-loop"),
+        groups=("uniqueness",),
+    ),
     T("naked-quad", "Naked quad", 5.0, find_naked_quads, groups=("quads", "subsets")),
     T("jellyfish", "Jellyfish", 5.2, find_jellyfish, groups=("fish",)),
     T("hidden-quad", "Hidden quad", 5.4, find_hidden_quads, groups=("quads", "subsets")),
+    T("bug", "Bivalue universal grave", 5.6, find_bug, groups=("uniqueness",)),
+    T(
+        "aligned-pair-exclusion",
+        "Aligned pair exclusion",
+        6.2,
+        find_aligned_pair_exclusions,
+        groups=("exclusion",),
+    ),
 )
 
 #: Common named techniques Sudoku Explainer lacks (HoDoKu's), for friendlier hints and
