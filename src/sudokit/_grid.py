@@ -290,6 +290,12 @@ class Grid:
     def __str__(self) -> str:
         return self.to_line()
 
+    def _repr_svg_(self) -> str:
+        """The grid as an SVG picture (what a notebook shows); see :mod:`sudokit.render.svg`."""
+        from .render.svg import svg
+
+        return svg(self)
+
     def __repr__(self) -> str:
         shape = self._shape
         if shape.n > 61:  # past the default alphabet

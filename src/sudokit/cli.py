@@ -10,10 +10,10 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from tqdm import tqdm
 
@@ -23,7 +23,7 @@ from ._shape import Shape
 from .batch import solve_records
 from .errors import GenerationError, SudokitError
 from .formats import Record, format_candidates, format_grid, read_puzzles
-from .generator import SYMMETRIES, _difficulty_of, check_options, generate_many
+from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_many
 from .output import RECORD_FORMATS, csv_header, format_record, resume_point
 
 __all__ = ["main"]
@@ -126,6 +126,13 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
     g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument(
+        "--pdf",
+        metavar="FILE",
+        help="write the puzzles into a PDF book too, 4 a page with the solutions at the back "
+        "(records then go only to -o); the labels show each puzzle's seed and index, and its "
+        "level and rating with --rate or a difficulty target",
+    )
+    g.add_argument(
         "--resume",
         action="store_true",
         help="with -o: keep the whole records already in the file and make the rest",
@@ -191,7 +198,155 @@ def _parser() -> argparse.ArgumentParser:
         help="1: technique and where; 2: cells and digits; 3: the whole deduction",
     )
     h.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+
+    b = sub.add_parser(
+        "pdf",
+        help="print puzzles as a PDF book",
+        description="Lay out puzzles as a PDF book, with the solutions at the back. The input "
+        "holds puzzles in any format sudokit reads; the labels show what its records state "
+        "(sudokit generate's index, seed, level and rating). Bad lines are reported on stderr "
+        "and skipped; the exit status is then 1.",
+    )
+    b.add_argument("file", help="input file, or - for stdin")
+    b.add_argument("-o", "--output", dest="book", required=True, help="the PDF file to write")
+    _book_options(b)
+    b.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+
+    v = sub.add_parser(
+        "svg",
+        help="draw a puzzle as SVG",
+        description="Draw one puzzle as an SVG picture, optionally with its pencil marks and "
+        "the next logic step highlighted.",
+    )
+    v.add_argument("puzzle", help="a puzzle (one line, in quotes) or a file holding one, or -")
+    v.add_argument("--candidates", action="store_true", help="draw the pencil marks")
+    v.add_argument(
+        "--step", action="store_true", help="highlight the next logic step (with pencil marks)"
+    )
+    v.add_argument("--size", type=_positive, help="width and height in pixels")
+    v.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    v.add_argument("-o", "--output", help="write to this file instead of stdout")
+
+    w = sub.add_parser(
+        "play",
+        help="play in the browser (a local web server)",
+        description="Serve the play page on this machine and open it in the browser: new "
+        "puzzles by level and size, pencil marks, undo, checking, and hints from the logic "
+        "engine. Progress is kept in the browser. Stop with Ctrl+C.",
+    )
+    w.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    w.add_argument(
+        "--port",
+        type=int,
+        help="port to listen on; 0: any free port (default: 8765, or any free port when it "
+        "is taken; a fixed port keeps the browser's saved progress from one run to the next)",
+    )
+    w.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    w.add_argument(
+        "--timeout",
+        type=float,
+        default=15.0,
+        help="seconds to look for a puzzle of the asked level before giving the closest "
+        "(default 15)",
+    )
+
+    m = sub.add_parser(
+        "html",
+        help="write an offline page to play puzzles from a file",
+        description="Write one self-contained HTML page (no server, works from a file) to play "
+        "the puzzles of FILE, in any format sudokit reads, with their solutions and hint paths "
+        "embedded. Bad lines and puzzles without exactly one solution are reported on stderr "
+        "and left out; the exit status is then 1.",
+    )
+    m.add_argument("file", help="input file, or - for stdin")
+    m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
+    m.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     return p
+
+
+def _book_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--per-page", type=int, choices=(1, 2, 4, 6), default=4, help="puzzles a page (default 4)"
+    )
+    p.add_argument("--page-size", choices=("A4", "Letter"), default="A4", help="default A4")
+    p.add_argument("--title", help="the book's title, on top of each puzzle page")
+    p.add_argument("--no-solutions", action="store_true", help="leave out the solutions")
+    p.add_argument("--explain", action="store_true", help="add each puzzle's solve path")
+    p.add_argument(
+        "--pencil-marks", action="store_true", help="print the candidates in empty cells"
+    )
+
+
+def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **options: Any) -> int:
+    """Write the book, or say why not (an unwritable path); the exit status."""
+    from .render.pdf import book
+
+    try:
+        summary = book(items, path, **options)
+    except OSError as e:
+        err.write(f"sudokit {command}: cannot write {path}: {e.strerror or e}\n")
+        return 1
+    puzzles = "1 puzzle" if summary.puzzles == 1 else f"{summary.puzzles} puzzles"
+    err.write(f"{path}: {puzzles} on {summary.pages} pages\n")
+    return 0
+
+
+def _pdf(args: argparse.Namespace, err: TextIO) -> int:
+    from .render.pdf import read_labelled
+
+    bad = 0
+    source = "<stdin>" if args.file == "-" else args.file
+    with ExitStack() as stack:
+        if args.file == "-":
+            stream: TextIO = sys.stdin
+        else:
+            try:
+                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
+            except OSError as e:
+                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
+                return 1
+
+        def items() -> Iterator[tuple[Any, Any]]:
+            nonlocal bad
+            for rec, label in read_labelled(_lines(stream), shape=args.shape, source=source):
+                if rec.grid is None:
+                    err.write(f"{rec.error}\n")
+                    bad += 1
+                    continue
+                yield rec.grid, label
+
+        status = _write_book(
+            items(),
+            args.book,
+            err,
+            "pdf",
+            per_page=args.per_page,
+            page_size=args.page_size,
+            title=args.title,
+            solutions=not args.no_solutions,
+            explain=args.explain,
+            pencil_marks=args.pencil_marks,
+        )
+    return status or (1 if bad else 0)
+
+
+def _svg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .render.svg import svg
+
+    records = list(_puzzle_records(args.puzzle, args.shape))
+    if len(records) != 1 or records[0].grid is None:
+        reason = records[0].error if records and records[0].error else "give exactly one puzzle"
+        err.write(f"sudokit svg: error: {reason}\n")
+        return 2
+    grid = records[0].grid
+    state = step = None
+    if args.candidates or args.step:
+        from .logic import Candidates, next_step
+
+        state = Candidates.from_grid(grid)
+        step = next_step(state) if args.step else None
+    out.write(svg(grid, candidates=state, step=step, size=args.size))
+    return 0
 
 
 def _puzzle_records(text: str, shape: Shape | None) -> Iterator[Record]:
@@ -378,6 +533,9 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     if args.resume and not args.output:
         err.write("sudokit generate: error: --resume needs -o FILE\n")
         return 2
+    if args.resume and args.pdf:
+        err.write("sudokit generate: error: --resume cannot add to a --pdf book\n")
+        return 2
     seed = args.seed
     start = 0
     path = Path(args.output) if args.output else None
@@ -405,7 +563,8 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             )
         else:
             out = sys.stdout
-        if args.format == "csv" and (not args.resume or out.tell() == 0):
+        write = path is not None or not args.pdf  # with --pdf alone, the book is the output
+        if args.format == "csv" and write and (not args.resume or out.tell() == 0):
             out.write(csv_header(with_solution=args.with_solution))
         remaining = args.count - start
         bar = stack.enter_context(_progress(args.count, start, err))
@@ -423,20 +582,117 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             with_rating=args.rate,
             **difficulty,
         )
-        try:
+
+        def records() -> Iterator[Generated]:
             for puzzle in puzzles:
-                out.write(format_record(puzzle, args.format, with_solution=args.with_solution))
-                out.flush()
+                if write:
+                    out.write(format_record(puzzle, args.format, with_solution=args.with_solution))
+                    out.flush()
                 bar.update(1)
+                yield puzzle
+
+        try:
+            if args.pdf:
+                return _write_book(records(), args.pdf, err, "generate")
+            for _ in records():
+                pass
         except GenerationError as e:
             err.write(f"sudokit generate: {e}\n")
             return 1
     return 0
 
 
+def _play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import webbrowser
+
+    from .web import DEFAULT_PORT, make_server
+
+    if args.port is not None and not 0 <= args.port <= 65535:
+        err.write(f"sudokit play: error: port {args.port} is outside 0-65535\n")
+        return 2
+    if args.timeout <= 0:
+        err.write(f"sudokit play: error: timeout must be positive, got {args.timeout}\n")
+        return 2
+    ports = [DEFAULT_PORT, 0] if args.port is None else [args.port]
+    for i, port in enumerate(ports):
+        try:
+            server = make_server(args.host, port, timeout_new=args.timeout)
+            break
+        except OSError as e:
+            if i + 1 == len(ports):
+                why = e.strerror or e
+                err.write(f"sudokit play: cannot listen on {args.host}:{port}: {why}\n")
+                return 1
+    with server:
+        if not server.loopback():
+            err.write(f"sudokit play: warning: listening on {server.host}, not only this machine\n")
+        out.write(f"Playing at {server.url} (Ctrl+C to stop)\n")
+        out.flush()
+        if not args.no_browser:
+            webbrowser.open(server.url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            err.write("sudokit play: stopped\n")
+    return 0
+
+
+def _html(args: argparse.Namespace, err: TextIO) -> int:
+    from .web.page import offline_page, puzzle_data
+
+    source = "<stdin>" if args.file == "-" else args.file
+    status = 0
+    puzzles = []
+    with ExitStack() as stack:
+        if args.file == "-":
+            stream: TextIO = sys.stdin
+        else:
+            try:
+                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
+            except OSError as e:
+                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
+                return 1
+        bar = stack.enter_context(_progress(0, 0, err))
+        for rec in read_puzzles(_lines(stream), shape=args.shape, source=source):
+            bar.update(1)
+            if rec.grid is None:
+                err.write(f"{rec.error}\n")
+                status = 1
+                continue
+            try:
+                puzzles.append(puzzle_data(rec.grid))
+            except SudokitError as e:
+                err.write(f"{source}, line {rec.line}: {e}\n")
+                status = 1
+    if not puzzles:
+        err.write(f"sudokit html: no puzzle to write from {source}\n")
+        return 1
+    try:
+        Path(args.page).write_text(offline_page(puzzles), encoding="utf-8")
+    except OSError as e:
+        err.write(f"sudokit html: cannot write {args.page}: {e.strerror or e}\n")
+        return 1
+    err.write(f"{args.page}: {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}\n")
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "pdf":
+        try:
+            return _pdf(args, sys.stderr)
+        except KeyboardInterrupt:
+            sys.stderr.write("sudokit: interrupted\n")
+            return 130
+    if args.command == "play":
+        return _play(args, sys.stdout, sys.stderr)
+    if args.command == "html":
+        try:
+            return _html(args, sys.stderr)
+        except KeyboardInterrupt:
+            sys.stderr.write("sudokit: interrupted\n")
+            return 130
     if args.command == "generate":
         try:
             return _generate(args, sys.stderr)
@@ -462,6 +718,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _hint(args, out, sys.stderr)
             if args.command == "rate":
                 return _rate(args, out, sys.stderr)
+            if args.command == "svg":
+                return _svg(args, out, sys.stderr)
         except KeyboardInterrupt:
             sys.stderr.write("sudokit: interrupted\n")
             return 130

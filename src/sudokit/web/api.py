@@ -1,0 +1,351 @@
+"""What the play page asks for, as plain functions: check the values, answer with JSON-ready data.
+
+The HTTP server (:mod:`sudokit.web.server`) and the offline page (:mod:`sudokit.web.page`) are
+both thin layers over this module; nothing here knows about sockets.
+
+Terms:
+
+- A **position** is what a player has on the board: the puzzle's clues (``puzzle``), the
+  digits on the board (``grid``, clues included) and the pencil marks (``marks``, one digit
+  mask a cell, bit ``d-1`` for digit ``d``). A mask of 0 in an empty cell means "no marks
+  there": the player has not narrowed that cell down, so every digit its peers allow is a
+  candidate.
+- A **mistake** is a digit on the board that differs from the solution, or pencil marks that
+  leave out a cell's solution digit. Logic from a wrong position proves nothing, so a hint
+  for one points at the mistake instead.
+- A **hint answer** is ``{"kind", "level", "text", "step"}``: ``kind`` is ``"step"`` (the
+  next deduction of the logic engine), ``"mistake"``, ``"solved"``, or ``"reveal"`` (no
+  technique applies; level 3 then reveals one cell from the solution). ``step`` is the drawable
+  data of :func:`step_payload`, or None.
+
+Cells in answers are ``[row, column]`` pairs, 1-based, as in :meth:`Step.to_dict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._grid import Grid
+from .._shape import Shape
+from .._text import DEFAULT_ALPHABET
+from ..engine import count_solutions, solve
+from ..errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
+from ..generator import Generated, generate
+from ..logic import Candidates, Step, Technique, hint
+from ..rating import Level
+
+__all__ = [
+    "LEVELS",
+    "MAX_PLAY_SIDE",
+    "SIDES",
+    "RequestError",
+    "hint_answer",
+    "hint_request",
+    "hint_texts",
+    "new_puzzle",
+    "parse_shape",
+    "step_payload",
+]
+
+#: The grid sizes the page offers, by side.
+SIDES: dict[int, Shape] = {
+    4: Shape(2, 2),
+    6: Shape(2, 3),
+    9: Shape(3, 3),
+    12: Shape(3, 4),
+    16: Shape(4, 4),
+}
+
+#: The largest side the server plays (bigger grids make slow generation and slow logic).
+MAX_PLAY_SIDE = 16
+
+#: Level names, easiest first, as the page and the query string spell them.
+LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
+
+_HINT_KEYS = {"shape", "puzzle", "grid", "marks", "level"}
+
+
+class RequestError(SudokitError, ValueError):
+    """A request the server refuses: ``status`` is the HTTP status (4xx for bad requests), the
+    message says why."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def parse_shape(text: str) -> Shape:
+    """The shape named by a side of :data:`SIDES` (``"9"``) or by its boxes (``"3x3"``), for a
+    grid of side at most :data:`MAX_PLAY_SIDE`. (``"4x4"`` names boxes, so a 16x16 grid.)
+
+    >>> parse_shape("6"), parse_shape("3x4"), parse_shape("16")
+    (Shape(2, 3), Shape(3, 4), Shape(4, 4))
+    """
+    if not isinstance(text, str) or len(text) > 16:
+        raise RequestError(f"shape must be a short text such as '3x3' or '9', got {text!r:.40}")
+    stripped = text.strip()
+    if stripped.isdecimal():
+        side = int(stripped)
+        if side not in SIDES:
+            sides = ", ".join(map(str, SIDES))
+            raise RequestError(f"unknown side {side}; choose from {sides} (or a box shape)")
+        return SIDES[side]
+    try:
+        shape = Shape.parse(stripped)
+    except InvalidShapeError as e:
+        raise RequestError(str(e)) from None
+    if shape.n > MAX_PLAY_SIDE:
+        raise RequestError(f"shape {shape} makes a {shape.n}x{shape.n} grid; at most 16x16 here")
+    return shape
+
+
+def _level_name(text: str) -> str:
+    name = text.strip().lower()
+    if name not in LEVELS:
+        raise RequestError(f"unknown level {text!r:.40}; choose from {', '.join(LEVELS)}")
+    return name
+
+
+def _seed(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdecimal() or len(text) > 20 or int(text) >= 1 << 64:
+        raise RequestError(f"seed must be a whole number 0 to 2**64-1, got {text!r:.40}")
+    return int(text)
+
+
+def new_puzzle(query: Mapping[str, str], *, timeout: float = 15.0) -> dict[str, Any]:
+    """A new puzzle for the query ``{"level": "easy", "shape": "9"[, "seed": "42"]}``.
+
+    The answer's ``seed`` is a string (a 64-bit number would lose digits in JavaScript).
+
+    When no puzzle of the level is found within ``timeout`` seconds (small grids have few hard
+    puzzles; the hardest levels need techniques that may be missing), the closest puzzle found
+    is given instead, with a ``note`` that says so; its ``level`` is then the one it has.
+    """
+    unknown = sorted(set(query) - {"level", "shape", "seed"})
+    if unknown:
+        raise RequestError(f"unknown parameter {unknown[0]!r:.40}; expected level, shape, seed")
+    level = _level_name(query.get("level", "easy"))
+    shape = parse_shape(query.get("shape", "3x3"))
+    seed = _seed(query.get("seed"))
+    note = None
+    try:
+        made = generate(level=level, shape=shape, seed=seed, timeout=timeout)
+    except GenerationError as e:
+        if not isinstance(e.closest, Generated):  # pragma: no cover - the generator always has one
+            raise RequestError(f"no {level} puzzle found: {e}", 503) from None
+        made = e.closest
+        wanted = f"No {level} {shape.n}x{shape.n} puzzle was found within {timeout:g} s"
+        if made.rating is not None and not made.rating.solved:
+            note = (
+                f"{wanted} that the logic engine can solve; this one is beyond its "
+                "techniques, so hints may run out."
+            )
+        else:
+            found = made.rating.level.name.lower() if made.rating is not None else "unrated"
+            note = f"{wanted}; this is the closest one, rated {found}."
+    rating = made.rating
+    return {
+        "shape": str(shape),
+        "n": shape.n,
+        "box_rows": shape.box_rows,
+        "box_cols": shape.box_cols,
+        "puzzle": list(made.puzzle.cells),
+        "solution": list(made.solution.cells),
+        "seed": str(made.seed),
+        "asked": level,
+        "level": rating.level.name.lower() if rating is not None else None,
+        "rating": rating.to_dict() if rating is not None else None,
+        "note": note,
+    }
+
+
+# Hints ------------------------------------------------------------------------------------------
+
+
+def step_payload(step: Step, state: Candidates | None = None) -> dict[str, Any]:
+    """A step as drawable data: :meth:`Step.to_dict` plus its links, units and digits, and,
+    given the ``state`` it was found in, the candidates it reasons on.
+
+    ``links`` are ``[row, col, digit, row2, col2, digit2, strong]``; ``units`` are
+    ``[kind, number]`` with kind ``"row"``, ``"column"`` or ``"box"`` (1-based numbers);
+    ``candidates`` are ``[row, col, mask]`` for the empty cells of the pattern and of the
+    eliminations (a player without pencil marks sees what the step sees).
+    """
+    n = step.shape.n
+    data = step.to_dict()
+    data["links"] = [
+        [a // n + 1, a % n + 1, d, b // n + 1, b % n + 1, d2, bool(strong)]
+        for a, d, b, d2, strong in step.links
+    ]
+    data["units"] = [[("row", "column", "box")[u // n], u % n + 1] for u in step.units]
+    data["digits"] = list(step.digits)
+    if state is not None:
+        cells = sorted({*step.cells, *(c for c, _ in step.eliminations)})
+        data["candidates"] = [
+            [c // n + 1, c % n + 1, state.cand[c]] for c in cells if not state.values[c]
+        ]
+    return data
+
+
+def hint_texts(state: Candidates, step: Step) -> list[str]:
+    """The level 1, 2 and 3 hint texts of ``step``, a step found from ``state``.
+
+    :func:`sudokit.logic.hint` words a hint from the step it finds; handing it a technique that
+    finds only ``step`` words this one without searching again.
+    """
+    only = Technique(step.technique, step.technique, step.rating, lambda _state: (step,))
+    texts = []
+    for level in (1, 2, 3):
+        found = hint(state, level, techniques=[only])
+        texts.append(found.text if found is not None else step.text)
+    return texts
+
+
+def _cells_list(shape: Shape, cells: Sequence[int]) -> list[list[int]]:
+    n = shape.n
+    return [[c // n + 1, c % n + 1] for c in cells]
+
+
+def _names(shape: Shape, cells: Sequence[int]) -> str:
+    shown = ", ".join(shape.cell_name(c) for c in cells[:6])
+    return shown + (f" and {len(cells) - 6} more" if len(cells) > 6 else "")
+
+
+def _marked_step(shape: Shape, kind: str, cells: Sequence[int], text: str) -> dict[str, Any]:
+    """A step-like drawable for a mistake or a reveal: just cells (and placements)."""
+    return {
+        "technique": kind,
+        "rating": 0.0,
+        "placements": [],
+        "eliminations": [],
+        "cells": _cells_list(shape, cells),
+        "links": [],
+        "units": [],
+        "digits": [],
+        "text": text,
+    }
+
+
+def _mistake(
+    shape: Shape, level: int, cells: Sequence[int], general: str, specific: str
+) -> dict[str, Any]:
+    """A hint that points at a mistake: in general at level 1, at its cells from level 2."""
+    text = general if level == 1 else specific
+    step = _marked_step(shape, "mistake", cells if level > 1 else [], text)
+    return {"kind": "mistake", "level": level, "text": text, "step": step}
+
+
+def hint_answer(
+    puzzle: Grid,
+    solution: Grid,
+    values: Sequence[int],
+    marks: Sequence[int] | None,
+    level: int,
+) -> dict[str, Any]:
+    """The hint for a player's position (see the module's terms); ``values`` and ``marks`` are
+    checked already: ``n*n`` ints in range, clues kept."""
+    shape = puzzle.shape
+    full = (1 << shape.n) - 1
+    wrong = [c for c, v in enumerate(values) if v and v != solution[c]]
+    if wrong:
+        where = f"Wrong digit{'s' if len(wrong) > 1 else ''} at {_names(shape, wrong)}"
+        return _mistake(
+            shape,
+            level,
+            wrong,
+            "There is a mistake on the board: undo to the last correct position.",
+            f"{where}: undo to the last correct position.",
+        )
+    empty = [c for c, v in enumerate(values) if not v]
+    if not empty:
+        text = "Solved: every digit is right."
+        return {"kind": "solved", "level": level, "text": text, "step": None}
+    grid = Grid.from_cells(bytes(values), shape)
+    masks = None
+    if marks is not None and any(marks[c] for c in empty):
+        masks = [m or full for m in marks]
+        off = [c for c in empty if not masks[c] >> (solution[c] - 1) & 1]
+        if off:
+            return _mistake(
+                shape,
+                level,
+                off,
+                "A pencil mark is missing: some cell's marks leave out its digit.",
+                f"The pencil marks of {_names(shape, off)} leave out the cell's digit.",
+            )
+    state = Candidates.from_grid(grid) if masks is None else Candidates.from_masks(grid, masks)
+    found = hint(state, level)
+    if found is None:
+        cell = min(empty, key=lambda c: (state.cand[c].bit_count(), c))
+        digit = solution[cell]
+        text = (
+            "No technique the engine knows applies here.",
+            "No technique the engine knows applies here; ask again to see one digit.",
+            f"No technique applies; the solution has {DEFAULT_ALPHABET[digit - 1]} at "
+            f"{shape.cell_name(cell)}.",
+        )[level - 1]
+        step = _marked_step(shape, "reveal", [cell] if level == 3 else [], text)
+        if level == 3:
+            step["placements"] = [[cell // shape.n + 1, cell % shape.n + 1, digit]]
+        return {"kind": "reveal", "level": level, "text": text, "step": step}
+    step = step_payload(found.step, state)
+    return {"kind": "step", "level": level, "text": found.text, "step": step}
+
+
+def _int_list(body: Mapping[str, Any], key: str, size: int, top: int) -> list[int]:
+    value = body.get(key)
+    if not isinstance(value, list):
+        raise RequestError(f"{key!r} must be a list of {size} numbers, got {type(value).__name__}")
+    if len(value) != size:
+        raise RequestError(f"{key!r} must hold {size} numbers, one a cell; got {len(value)}")
+    for i, v in enumerate(value):
+        # bool is an int in Python, but true/false in JSON is a client's bug.
+        if type(v) is not int or not 0 <= v <= top:
+            raise RequestError(f"{key}[{i}] must be a whole number 0-{top}, got {v!r:.40}")
+    return value
+
+
+def hint_request(body: object) -> dict[str, Any]:
+    """Check a hint request's JSON and answer it (see :func:`hint_answer`).
+
+    The body is ``{"shape": "3x3", "puzzle": [...], "grid": [...], "marks": [...] or null,
+    "level": 1}``: ``puzzle`` holds the clues and ``grid`` the board, ``n*n`` digits each
+    (0 = empty), and ``marks`` one digit mask a cell.
+    """
+    if not isinstance(body, dict):
+        raise RequestError(f"the body must be a JSON object, got {type(body).__name__}")
+    unknown = sorted(set(body) - _HINT_KEYS)
+    if unknown:
+        expected = ", ".join(sorted(_HINT_KEYS))
+        raise RequestError(f"unknown key {unknown[0]!r:.40}; expected {expected}")
+    missing = sorted(_HINT_KEYS - {"marks"} - set(body))
+    if missing:
+        raise RequestError(f"missing key {missing[0]!r}")
+    if not isinstance(body["shape"], str):
+        raise RequestError(f"'shape' must be a text such as '3x3', got {body['shape']!r:.40}")
+    shape = parse_shape(body["shape"])
+    level = body["level"]
+    if type(level) is not int or level not in (1, 2, 3):
+        raise RequestError(f"'level' must be 1, 2 or 3, got {level!r:.40}")
+    size, n = shape.size, shape.n
+    clues = _int_list(body, "puzzle", size, n)
+    values = _int_list(body, "grid", size, n)
+    marks = None if body.get("marks") is None else _int_list(body, "marks", size, (1 << n) - 1)
+    moved = [c for c in range(size) if clues[c] and values[c] != clues[c]]
+    if moved:
+        raise RequestError(f"'grid' changes the clue at {shape.cell_name(moved[0])}", 422)
+    try:
+        puzzle = Grid.from_cells(clues, shape)
+    except InvalidPuzzleError as e:
+        raise RequestError(f"'puzzle' is not a valid puzzle: {e}", 422) from None
+    count = count_solutions(puzzle, limit=2)
+    if count != 1:
+        why = "no solution" if count == 0 else "more than one solution"
+        raise RequestError(f"'puzzle' has {why}; hints need a puzzle with one", 422)
+    solution = solve(puzzle)
+    if solution is None:  # pragma: no cover - counted one above
+        raise RequestError("'puzzle' has no solution", 422)
+    return hint_answer(puzzle, solution, values, marks, level)

@@ -1,0 +1,125 @@
+"""The play page: the HTML the server sends, and self-contained offline pages.
+
+Both come from one template, ``static/play.html``, with three slots filled in: the style, the
+**page data** (JSON in a ``<script id="sudokit-data" type="application/json">`` element that
+the page's script reads) and the script. The served page links ``static/play.css`` and
+``static/play.js``; the offline page inlines them, so one copy of each serves both.
+
+An offline page carries, for each puzzle, its solution and its **hint path**: the logic
+engine's solve path from the clues, each step with its level 1, 2 and 3 hint texts and its
+drawable data (:func:`sudokit.web.api.step_payload`). With no server, a hint is the next step
+of that path that the player has not made yet.
+
+>>> from sudokit import Grid
+>>> data = puzzle_data(Grid("1.3...12....4..3"))
+>>> data["shape"], len(data["steps"]), data["steps"][0]["hints"][0]
+('2x2', 10, 'Look for a full house in box 2')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from .._grid import Grid
+from ..engine import count_solutions, solve
+from ..errors import InvalidPuzzleError
+from ..logic import Candidates, apply, solve_steps
+from ..rating import UNSOLVED_RATING, Level
+from .api import hint_texts, step_payload
+
+__all__ = ["ASSETS", "asset", "offline_page", "puzzle_data", "served_page"]
+
+#: The files under ``static/`` the server hands out, with their content types.
+ASSETS: dict[str, str] = {
+    "play.css": "text/css; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
+}
+
+_SLOTS = ("<!--sudokit:style-->", "<!--sudokit:data-->", "<!--sudokit:script-->")
+
+
+def asset(name: str) -> bytes:
+    """The bytes of a file shipped in ``sudokit/web/static``."""
+    return resources.files("sudokit.web").joinpath("static", name).read_bytes()
+
+
+def _text(name: str) -> str:
+    return asset(name).decode("utf-8")
+
+
+def _script_json(data: object) -> str:
+    """JSON that is safe inside a ``<script>`` element (no ``</script>``, no ``<!--``)."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _fill(style: str, data: object, script: str) -> str:
+    page = _text("play.html")
+    data_tag = f'<script id="sudokit-data" type="application/json">{_script_json(data)}</script>'
+    for slot, value in zip(_SLOTS, (style, data_tag, script), strict=True):
+        head, sep, tail = page.partition(slot)
+        if not sep:  # pragma: no cover - the template ships with its slots
+            raise RuntimeError(f"play.html lacks its {slot} slot")
+        page = head + value + tail
+    return page
+
+
+def served_page() -> str:
+    """The page the play server sends: it links the shared stylesheet and script."""
+    return _fill(
+        '<link rel="stylesheet" href="static/play.css">',
+        {"mode": "served"},
+        '<script src="static/play.js"></script>',
+    )
+
+
+def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
+    """One puzzle as an offline page holds it: clues, solution and hint path.
+
+    Raises :class:`InvalidPuzzleError` when the puzzle does not have exactly one solution
+    (``solution``, when given, is trusted).
+    """
+    if solution is None:
+        solution = solve(puzzle)
+        if solution is None or count_solutions(puzzle, limit=2) != 1:
+            why = "no solution" if solution is None else "more than one solution"
+            raise InvalidPuzzleError(f"the puzzle has {why}: {puzzle.to_line()[:100]}")
+    state = Candidates.from_grid(puzzle)
+    steps = []
+    top = 0.0
+    for step in solve_steps(state):
+        steps.append({"hints": hint_texts(state, step), "step": step_payload(step, state)})
+        top = max(top, step.rating)
+        apply(state, step)
+    er = round(top, 1) if state.is_solved() else UNSOLVED_RATING
+    shape = puzzle.shape
+    return {
+        "key": f"{shape}:{puzzle.to_line()}",
+        "shape": str(shape),
+        "box_rows": shape.box_rows,
+        "box_cols": shape.box_cols,
+        "puzzle": list(puzzle.cells),
+        "solution": list(solution.cells),
+        "level": Level.of(er).name.lower(),
+        "er": er,
+        "steps": steps,
+    }
+
+
+def offline_page(puzzles: Sequence[dict[str, Any]]) -> str:
+    """A self-contained page (style and script inline, no server) to play ``puzzles``, each as
+    :func:`puzzle_data` makes it. It works opened from a ``file://`` address."""
+    keys = "\n".join(str(p["key"]) for p in puzzles)
+    data = {
+        "mode": "offline",
+        "set": hashlib.blake2b(keys.encode(), digest_size=8).hexdigest(),
+        "puzzles": list(puzzles),
+    }
+    style, script = _text("play.css"), _text("play.js")
+    if "</style" in style.lower() or "</script" in script.lower():  # pragma: no cover
+        raise RuntimeError("an inline asset would close its own element")
+    return _fill(f"<style>\n{style}</style>", data, f"<script>\n{script}</script>")

@@ -1,0 +1,340 @@
+"""The play page in a real headless Chromium, driven by Playwright.
+
+Needs Debian's ``chromium`` (at /usr/bin/chromium, or the path in ``SUDOKIT_CHROMIUM``) and
+the ``playwright`` Python package; skips when either is missing. Playwright's own browser
+downloads are never used. Screenshots (always the 390x844 and desktop ones, and one on any
+failure) go to ``$SUDOKIT_SHOTS`` or ``<tmp>/sudokit-e2e``; their paths are printed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from sudokit import Shape, generate
+from sudokit.cli import main
+from sudokit.output import format_record
+from sudokit.web import PlayServer, make_server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page, ViewportSize
+
+CHROMIUM = os.environ.get("SUDOKIT_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(os.environ.get("SUDOKIT_SHOTS", Path(tempfile.gettempdir()) / "sudokit-e2e"))
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SYMBOLS = "123456789ABCDEFG"
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)),
+    reason=f"no Chromium at {CHROMIUM} (apt-get install chromium)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    profile = tmp_path_factory.mktemp("chromium-profile")  # a fresh --user-data-dir
+    with sync_api.sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            viewport=DESKTOP,
+            service_workers="block",
+        )
+        context.set_default_timeout(10_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PlayServer]:
+    srv = make_server(port=0, timeout_new=1.0)
+    thread = srv.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(5)
+
+
+@pytest.fixture
+def page(browser: BrowserContext, request: pytest.FixtureRequest) -> Iterator[Page]:
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        yield page
+        assert not errors, errors
+    except BaseException:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{request.node.name}-failure.png"
+        page.screenshot(path=str(path), full_page=True)
+        print(f"failure screenshot: {path}")
+        raise
+    finally:
+        page.close()
+
+
+def shot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.screenshot(path=str(path))
+    print(f"screenshot: {path}")
+    return path
+
+
+def game(page: Page) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate("window.sudokit.state().game")
+    return state
+
+
+def sel(page: Page) -> int:
+    return int(page.evaluate("window.sudokit.state().sel"))
+
+
+def ask_hint(page: Page, level: int) -> str:
+    page.click(f"[data-hint='{level}']")
+    page.wait_for_selector(f"[data-hint='{level}'].active")
+    page.wait_for_selector("#hint-text.shown")
+    return str(page.text_content("#hint-text"))
+
+
+def drawn_effects(page: Page) -> int:
+    """How many placements (ghost digits) and eliminations (struck marks) the board shows."""
+    return page.locator(".cell .ghost").count() + page.locator(".marks .elim").count()
+
+
+def fill_solution(page: Page) -> None:
+    g = game(page)
+    for cell, value in enumerate(g["values"]):
+        if value != g["solution"][cell]:
+            page.click(f"#cell-{cell}")
+            if value:
+                page.keyboard.press("Backspace")
+            page.keyboard.press(SYMBOLS[g["solution"][cell] - 1])
+
+
+def open_served(page: Page, server: PlayServer) -> None:
+    page.goto(server.url)
+    page.wait_for_function("window.sudokit && window.sudokit.state().game !== null")
+    page.wait_for_selector("#spinner", state="hidden")
+
+
+def test_play_served(page: Page, server: PlayServer) -> None:
+    open_served(page, server)
+    page.evaluate("localStorage.clear()")  # start from a new puzzle, not the module's last
+    page.click("#new")
+    page.wait_for_selector("#spinner", state="hidden")
+    assert page.locator(".cell").count() == 81
+    g = game(page)
+    empty = [c for c, v in enumerate(g["values"]) if not v]
+    solution = g["solution"]
+
+    # Digits by keyboard and by the pad; a conflict shows; undo and redo.
+    first, second = empty[0], empty[1]
+    page.click(f"#cell-{first}")
+    page.keyboard.press(str(solution[first]))
+    assert game(page)["values"][first] == solution[first]
+    assert page.text_content(f"#cell-{first}") == str(solution[first])
+    page.click(f"#cell-{second}")
+    wrong = next(d for d in range(1, 10) if d != solution[second])
+    page.click(f".digit[data-digit='{wrong}']")
+    assert game(page)["values"][second] == wrong
+    page.click("#check")
+    assert "1 digit is wrong" in str(page.text_content("#status"))
+    assert page.locator(f"#cell-{second}.wrong").count() == 1
+    page.click("#undo")
+    assert game(page)["values"][second] == 0
+    page.keyboard.press("Control+y")  # redo
+    assert game(page)["values"][second] == wrong
+    page.keyboard.press("Control+z")
+    assert game(page)["values"][second] == 0
+
+    # Pencil marks: pencil mode, and Shift+digit; the selected digit is highlighted.
+    page.click("#pencil")
+    page.keyboard.press("1")
+    page.keyboard.press("2")
+    page.click("#pencil")
+    page.keyboard.press("Shift+Digit3")
+    assert game(page)["marks"][second] == 0b111
+    assert page.locator(f"#cell-{second} .marks span:not(:empty)").count() == 3
+    page.keyboard.press("u")  # undo the Shift mark
+    assert game(page)["marks"][second] == 0b11
+    page.click(f"#cell-{first}")
+    assert page.locator(".cell.same").count() >= 1  # the same digit elsewhere
+    page.click(f"#cell-{second}")
+    page.click("#erase")
+    assert game(page)["marks"][second] == 0
+
+    # Hints, each level drawn on the board.
+    text1 = ask_hint(page, 1)
+    assert text1.startswith("Look for") and page.locator(".cell.region").count() >= 4
+    text2 = ask_hint(page, 2)
+    assert text2 != text1 and page.locator(".cell.pattern").count() >= 1
+    text3 = ask_hint(page, 3)
+    assert (
+        text3 and page.locator(".cell .ghost").count() + page.locator(".marks .elim").count() >= 1
+    )
+    shot(page, "play-desktop.png")
+    page.click("#apply")  # the step is made, and the hint is gone
+    placed = sum(1 for v in game(page)["values"] if v)
+    assert placed == 81 - len(empty) + 2 and page.locator(".cell .ghost").count() == 0
+
+    # A step with links and eliminations is drawn with lines and struck candidates.
+    page.evaluate(
+        """window.sudokit.show({kind: "step", level: 3, text: "A chain", step: {
+            technique: "x-chain", cells: [], units: [], digits: [5], placements: [],
+            eliminations: [[5, 5, 5]], links: [[1, 1, 5, 1, 9, 5, true], [1, 9, 5, 9, 9, 5, false]]
+        }})"""
+    )
+    assert page.locator("#overlay path.link.strong").count() == 1
+    assert page.locator("#overlay path.link.weak").count() == 1
+    assert page.locator(".marks .elim").count() >= 1 or game(page)["values"][40]
+    page.keyboard.press("Escape")
+    assert page.locator("#overlay path").count() == 0
+
+    # Progress survives a reload (the clock's too).
+    page.wait_for_function("window.sudokit.state().game.elapsed >= 1")
+    before = game(page)
+    page.reload()
+    page.wait_for_function("window.sudokit && window.sudokit.state().game !== null")
+    after = game(page)
+    assert after["values"] == before["values"] and after["puzzle"] == before["puzzle"]
+    assert len(after["history"]) == len(before["history"])
+
+    # Keyboard alone: arrows move, Backspace erases, H asks for a hint.
+    page.focus("#board")
+    start = sel(page)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert sel(page) == (start // 9 + 1) % 9 * 9 + (start % 9 + 1) % 9
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-text.shown")
+
+    # The clock ran, and went on after the reload.
+    assert game(page)["elapsed"] >= before["elapsed"] >= 1
+
+    # Finish through the UI: the page says it is solved.
+    fill_solution(page)
+    page.wait_for_selector("#solved[open]")
+    assert "Solved" in str(page.text_content("#solved"))
+    page.set_viewport_size(PHONE)
+    shot(page, "play-solved-phone.png")
+    page.keyboard.press("Escape")
+    page.set_viewport_size(DESKTOP)
+
+
+def test_phone_layout(page: Page, server: PlayServer) -> None:
+    page.set_viewport_size(PHONE)
+    open_served(page, server)
+    page.click("#new")
+    page.wait_for_selector("#spinner", state="hidden")
+    ask_hint(page, 2)
+    board = page.locator("#board").bounding_box()
+    pad = page.locator("#pad").bounding_box()
+    assert board is not None and pad is not None
+    assert board["x"] >= 0 and board["x"] + board["width"] <= PHONE["width"]  # no sideways scroll
+    assert pad["y"] >= board["y"] + board["height"]  # the pad sits under the board
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "play-phone.png")
+
+    # A level out of reach: the spinner shows while the server looks, then the closest puzzle
+    # comes with a note.
+    page.select_option("#level", "diabolical")
+    page.select_option("#size", "4")
+    page.click("#new")
+    page.wait_for_selector("#spinner", state="visible")
+    assert "diabolical 4×4" in str(page.text_content("#spinner"))
+    shot(page, "play-spinner-phone.png")
+    page.wait_for_selector("#spinner", state="hidden")
+    assert "closest" in str(page.text_content("#status"))
+    assert page.locator(".cell").count() == 16
+    page.select_option("#level", "easy")
+    page.select_option("#size", "9")
+
+
+def test_new_puzzle_sizes(page: Page, server: PlayServer) -> None:
+    open_served(page, server)
+    for size, cells in (("6", 36), ("16", 256)):
+        page.select_option("#size", size)
+        page.click("#new")
+        page.wait_for_selector("#spinner", state="hidden")
+        page.wait_for_function(f"window.sudokit.state().game.values.length === {cells}")
+        assert page.locator(".cell").count() == cells
+        assert page.locator(".digit").count() == int(size)
+    cell = sel(page)  # a new game selects an empty cell
+    assert game(page)["values"][cell] == 0
+    page.keyboard.press("g")  # a letter digit on 16x16
+    assert game(page)["values"][cell] == 16 and page.text_content(f"#cell-{cell}") == "G"
+    shot(page, "play-16x16.png")
+    page.select_option("#size", "9")
+
+
+def test_offline_page(page: Page, tmp_path: Path) -> None:
+    puzzles = [generate(seed=11, index=i) for i in range(2)]
+    puzzles.append(generate(seed=11, shape=Shape(2, 2)))
+    source = tmp_path / "puzzles.txt"
+    source.write_text("".join(format_record(g, "json") for g in puzzles), encoding="utf-8")
+    out = tmp_path / "play.html"
+    assert main(["html", str(source), "-o", str(out)]) == 0
+    page.goto(out.as_uri())  # file://, no server
+    page.wait_for_function("window.sudokit && window.sudokit.state().game !== null")
+    assert str(page.text_content("#which")) == "Puzzle 1 of 3"
+    data = page.evaluate("window.sudokit.config.puzzles[0]")
+    path = data["steps"]
+
+    # Hints come from the embedded path, drawn like the served ones.
+    for level in (1, 2, 3):
+        assert ask_hint(page, level) == path[0]["hints"][level - 1]
+    assert drawn_effects(page) >= 1
+
+    # A wrong digit: the hint says to undo.
+    row, col, digit = path[0]["step"]["placements"][0]
+    cell = (row - 1) * 9 + col - 1
+    page.click(f"#cell-{cell}")
+    page.keyboard.press(str(digit % 9 + 1))
+    assert "undo" in ask_hint(page, 1)
+    page.keyboard.press("Control+z")
+
+    # Once the first step is made, the hint moves on along the path.
+    page.keyboard.press(str(digit))
+    following = next(s for s in path[1:] if s["step"]["placements"])
+    assert ask_hint(page, 3) == following["hints"][2]
+    shot(page, "offline-desktop.png")
+
+    # Another puzzle, solved through the page; progress is kept per puzzle.
+    page.click("#next")
+    page.click("#next")
+    assert str(page.text_content("#which")) == "Puzzle 3 of 3"
+    assert page.locator(".cell").count() == 16
+    fill_solution(page)
+    page.wait_for_selector("#solved[open]")
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_function("window.sudokit && window.sudokit.state().game !== null")
+    assert str(page.text_content("#which")) == "Puzzle 3 of 3"
+    assert game(page)["solved"] is True
+    page.click("#prev")
+    page.click("#prev")
+    assert game(page)["values"][cell] == digit  # puzzle 1 kept its move
