@@ -297,14 +297,7 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
     bad = 0
     source = "<stdin>" if args.file == "-" else args.file
     with ExitStack() as stack:
-        if args.file == "-":
-            stream: TextIO = sys.stdin
-        else:
-            try:
-                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
-            except OSError as e:
-                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
-                return 1
+        stream = _input(args.file, stack)
 
         def items() -> Iterator[tuple[Any, Any]]:
             nonlocal bad
@@ -419,14 +412,7 @@ def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     source = "<stdin>" if args.file == "-" else args.file
     with ExitStack() as stack:
-        if args.file == "-":
-            stream: TextIO = sys.stdin
-        else:
-            try:
-                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
-            except OSError as e:
-                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
-                return 1
+        stream = _input(args.file, stack)
         bar = stack.enter_context(_progress(0, 0, err))
         records = read_puzzles(_lines(stream), shape=args.shape, source=source)
         if args.format == "csv":
@@ -469,6 +455,24 @@ def _hint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+class _Fail(Exception):
+    """A command cannot go on: ``main`` prints the message and exits with ``status``."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _input(name: str, stack: ExitStack) -> TextIO:
+    """stdin for ``-``, else the named file (closed with ``stack``)."""
+    if name == "-":
+        return sys.stdin
+    try:
+        return stack.enter_context(open(name, encoding="utf-8", errors="replace"))
+    except OSError as e:
+        raise _Fail(f"sudokit: cannot read {name}: {e.strerror}") from None
+
+
 def _lines(stream: TextIO) -> Iterator[str]:
     yield from stream
 
@@ -477,14 +481,7 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     source = "<stdin>" if args.file == "-" else args.file
     with ExitStack() as stack:
-        if args.file == "-":
-            stream: TextIO = sys.stdin
-        else:
-            try:
-                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
-            except OSError as e:
-                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
-                return 1
+        stream = _input(args.file, stack)
         records = read_puzzles(
             _lines(stream), shape=args.shape, alphabet=args.alphabet, source=source
         )
@@ -644,14 +641,7 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
     status = 0
     puzzles = []
     with ExitStack() as stack:
-        if args.file == "-":
-            stream: TextIO = sys.stdin
-        else:
-            try:
-                stream = stack.enter_context(open(args.file, encoding="utf-8", errors="replace"))
-            except OSError as e:
-                err.write(f"sudokit: cannot read {args.file}: {e.strerror}\n")
-                return 1
+        stream = _input(args.file, stack)
         bar = stack.enter_context(_progress(0, 0, err))
         for rec in read_puzzles(_lines(stream), shape=args.shape, source=source):
             bar.update(1)
@@ -679,53 +669,40 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except _Fail as e:
+        sys.stderr.write(f"{e}\n")
+        return e.status
+    except KeyboardInterrupt:
+        kept = (
+            "; finished records are kept (--resume goes on)" if args.command == "generate" else ""
+        )
+        sys.stderr.write(f"sudokit: interrupted{kept}\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    err = sys.stderr
     if args.command == "pdf":
-        try:
-            return _pdf(args, sys.stderr)
-        except KeyboardInterrupt:
-            sys.stderr.write("sudokit: interrupted\n")
-            return 130
+        return _pdf(args, err)
     if args.command == "play":
-        return _play(args, sys.stdout, sys.stderr)
+        return _play(args, sys.stdout, err)
     if args.command == "html":
-        try:
-            return _html(args, sys.stderr)
-        except KeyboardInterrupt:
-            sys.stderr.write("sudokit: interrupted\n")
-            return 130
+        return _html(args, err)
     if args.command == "generate":
-        try:
-            return _generate(args, sys.stderr)
-        except KeyboardInterrupt:
-            sys.stderr.write("sudokit: interrupted; finished records are kept (--resume goes on)\n")
-            return 130
-        except BrokenPipeError:
-            return 1
+        return _generate(args, err)
     with ExitStack() as stack:
         out: TextIO = sys.stdout
         if getattr(args, "output", None):
             try:
                 out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
             except OSError as e:
-                sys.stderr.write(f"sudokit: cannot write {args.output}: {e.strerror}\n")
-                return 1
-        try:
-            if args.command == "solve":
-                return _solve(args, out, sys.stderr)
-            if args.command == "explain":
-                return _explain(args, out, sys.stderr)
-            if args.command == "hint":
-                return _hint(args, out, sys.stderr)
-            if args.command == "rate":
-                return _rate(args, out, sys.stderr)
-            if args.command == "svg":
-                return _svg(args, out, sys.stderr)
-        except KeyboardInterrupt:
-            sys.stderr.write("sudokit: interrupted\n")
-            return 130
-        except BrokenPipeError:
-            return 1
-    return 2  # pragma: no cover - argparse rejects unknown commands
+                raise _Fail(f"sudokit: cannot write {args.output}: {e.strerror}") from None
+        commands = {"solve": _solve, "explain": _explain, "hint": _hint, "rate": _rate, "svg": _svg}
+        return commands[args.command](args, out, err)
 
 
 if __name__ == "__main__":  # pragma: no cover
