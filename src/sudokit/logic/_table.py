@@ -19,7 +19,15 @@ from . import als, coloring, patterns
 from ._state import Candidates
 from ._step import Step
 from .bug import find_bug
-from .exclusion import find_aligned_pair_exclusions
+from .chains import (
+    find_dynamic_forcing_chains,
+    find_dynamic_plus,
+    find_forcing_chains,
+    find_multiple_forcing_chains,
+    find_nested,
+    find_nishio,
+)
+from .exclusion import find_aligned_pair_exclusions, find_aligned_triple_exclusions
 from .fish import find_jellyfish, find_swordfish, find_x_wings
 from .intersections import find_direct_intersections, find_intersections
 from .singles import find_full_houses, find_hidden_singles, find_naked_singles
@@ -120,6 +128,79 @@ SE_ORDER: tuple[Technique, ...] = (
         6.2,
         find_aligned_pair_exclusions,
         groups=("exclusion",),
+    ),
+    # SE takes the cheapest hint of each chaining producer (by unrounded rating, then node
+    # count); the finders yield just that one.
+    T(
+        "forcing-chains",
+        "Forcing chains and cycles",
+        6.5,
+        find_forcing_chains,
+        steps=(
+            "x-cycle",
+            "y-cycle",
+            "xy-cycle",
+            "forcing-x-chain",
+            "forcing-y-chain",
+            "forcing-chain",
+        ),
+        best=True,
+        groups=("chains",),
+    ),
+    T(
+        "aligned-triple-exclusion",
+        "Aligned triple exclusion",
+        7.5,
+        find_aligned_triple_exclusions,
+        groups=("exclusion",),
+    ),
+    T(
+        "nishio",
+        "Nishio forcing chains",
+        7.5,
+        find_nishio,
+        steps=("nishio-forcing-chain",),
+        best=True,
+        groups=("chains",),
+    ),
+    T(
+        "multiple-forcing-chains",
+        "Multiple forcing chains",
+        8.0,
+        find_multiple_forcing_chains,
+        steps=("cell-forcing-chain", "region-forcing-chain"),
+        best=True,
+        groups=("chains",),
+    ),
+    T(
+        "dynamic-forcing-chains",
+        "Dynamic forcing chains",
+        8.5,
+        find_dynamic_forcing_chains,
+        steps=("dynamic-forcing-chain",),
+        best=True,
+        groups=("chains",),
+    ),
+    T(
+        "dynamic-forcing-chains-plus",
+        "Dynamic forcing chains (+)",
+        9.0,
+        find_dynamic_plus,
+        steps=("dynamic-forcing-chain-plus",),
+        best=True,
+        groups=("chains",),
+    ),
+    *(
+        T(
+            f"nested-forcing-chains-{level}",
+            f"Nested forcing chains, level {level}",
+            9.0 + 0.5 * (level - 1),
+            find_nested(level),
+            steps=(f"nested-forcing-chain-{level}",),
+            best=True,
+            groups=("chains", "nested-forcing-chains"),
+        )
+        for level in (2, 3, 4, 5)
     ),
 )
 

@@ -1,0 +1,1516 @@
+/*
+ * sudokit._chains: Sudoku Explainer's chaining engine in C.
+ *
+ * The same contract as the pure-Python reference, src/sudokit/logic/_chain_engine.py (read
+ * its docstring for the terms): one "producer" (multiple, dynamic, nishio, level) run on a
+ * candidate grid returns its hints, sorted as Sudoku Explainer sorts them. Every search order,
+ * tie-break and node count follows the reference line by line, because the hint chosen and its
+ * rating depend on them.
+ *
+ * Terms used below:
+ *   cand  = cell * n + digit index (0-based)
+ *   key   = cand * 2 + on           (a potential: a candidate with a truth value)
+ *   node  = a potential with its parents and cause, in a per-engine pool (nodes never change
+ *           after creation; parents are stored contiguously in a parallel pool)
+ *   set   = Sudoku Explainer's LinkedSet of one sign: cand -> node, iterated in insertion order
+ *
+ * Nesting (level >= 2) runs inner engines on the scratch grid; an "advanced" node that an inner
+ * chaining hint produced records that hint's complexity and a signature of its chains, which
+ * is all the outer hint needs (its node count and FullChain de-duplication).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t mask_t;
+
+#define CAUSE_NONE (-1)
+#define CAUSE_CELL (-2)
+#define CAUSE_ADV (-3)
+
+enum { K_CYCLE = 0, K_FORCING, K_BINARY, K_CELL, K_REGION };
+
+static int popcount(mask_t m) { return __builtin_popcountll(m); }
+/* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
+static int two_bits(mask_t m) { mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
+static int lowbit(mask_t m) { return __builtin_ctzll(m); }
+
+/* ------------------------------------------------------------------ geometry */
+
+typedef struct {
+    int br, bc, n, ncell, ncand, nunit;
+    int *unit_cells;  /* nunit * n, ascending */
+    int *se_units;    /* ncell * 3: box, row, column */
+    int npeer;
+    int *peers;       /* ncell * npeer: box (w/o cell), row outside box, column outside box */
+    int *peer_unit;   /* same layout: the unit that makes the peer (box, row or column) */
+    int nlock;
+    int *locking;     /* nlock * 2: crossing (unit1, unit2) in SE's order */
+    int npairs;
+    int *pairs;       /* npairs * 2: (i, j), i < j, in SE's Permutations order */
+} Geo;
+
+static void geo_free(Geo *g) {
+    free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
+    free(g->locking); free(g->pairs);
+}
+
+static int cell_in_unit(const Geo *g, int u, int c) {
+    const int *su = g->se_units + 3 * c;
+    return su[0] == u || su[1] == u || su[2] == u;
+}
+
+static int geo_init(Geo *g, int br, int bc) {
+    int n = br * bc;
+    memset(g, 0, sizeof *g);
+    g->br = br; g->bc = bc; g->n = n; g->ncell = n * n; g->ncand = n * n * n; g->nunit = 3 * n;
+    g->unit_cells = malloc(sizeof(int) * 3 * n * n);
+    g->se_units = malloc(sizeof(int) * 3 * n * n);
+    g->npeer = (n - 1) + (n - bc) + (n - br);
+    g->peers = malloc(sizeof(int) * g->ncell * g->npeer);
+    g->peer_unit = malloc(sizeof(int) * g->ncell * g->npeer);
+    g->npairs = n * (n - 1) / 2;
+    g->pairs = malloc(sizeof(int) * 2 * (g->npairs + 1));
+    g->locking = malloc(sizeof(int) * 2 * (4 * n * n + 1));
+    if (!g->unit_cells || !g->se_units || !g->peers || !g->peer_unit || !g->pairs || !g->locking)
+        return -1;
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < n; k++) {
+            g->unit_cells[r * n + k] = r * n + k;            /* row r */
+            g->unit_cells[(n + r) * n + k] = k * n + r;      /* column r */
+        }
+    for (int b = 0; b < n; b++) {
+        /* boxes: br rows tall, bc columns wide; n / bc boxes per band, row-major */
+        int per_band = n / bc;
+        int r0 = (b / per_band) * br, c0 = (b % per_band) * bc;
+        int k = 0;
+        for (int r = r0; r < r0 + br; r++)
+            for (int c = c0; c < c0 + bc; c++) g->unit_cells[(2 * n + b) * n + k++] = r * n + c;
+    }
+    for (int u = 0; u < 3 * n; u++)
+        for (int k = 0; k < n; k++) {
+            int c = g->unit_cells[u * n + k];
+            g->se_units[3 * c + (u < n ? 1 : (u < 2 * n ? 2 : 0))] = u;
+        }
+    for (int c = 0; c < g->ncell; c++) {
+        int *pp = g->peers + c * g->npeer, *pu = g->peer_unit + c * g->npeer, k = 0;
+        int b = g->se_units[3 * c], r = g->se_units[3 * c + 1], col = g->se_units[3 * c + 2];
+        for (int i = 0; i < n; i++) {
+            int q = g->unit_cells[b * n + i];
+            if (q != c) { pp[k] = q; pu[k++] = b; }
+        }
+        for (int i = 0; i < n; i++) {
+            int q = g->unit_cells[r * n + i];
+            if (!cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = r; }
+        }
+        for (int i = 0; i < n; i++) {
+            int q = g->unit_cells[col * n + i];
+            if (!cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = col; }
+        }
+    }
+    int k = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < j; i++) { g->pairs[2 * k] = i; g->pairs[2 * k + 1] = j; k++; }
+    /* locking pairs: (box, column), (box, row), (column, box), (row, box) */
+    int kinds[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
+    k = 0;
+    for (int t = 0; t < 4; t++)
+        for (int a = 0; a < n; a++)
+            for (int bb = 0; bb < n; bb++) {
+                int u1 = kinds[t][0] * n + a, u2 = kinds[t][1] * n + bb, cross = 0;
+                for (int i = 0; i < n && !cross; i++)
+                    if (cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) cross = 1;
+                if (cross) { g->locking[2 * k] = u1; g->locking[2 * k + 1] = u2; k++; }
+            }
+    g->nlock = k;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ growable int arrays */
+
+typedef struct { int *a; int len, cap; } IVec;
+
+static int iv_push(IVec *v, int x) {
+    if (v->len == v->cap) {
+        int cap = v->cap ? v->cap * 2 : 256;
+        int *a = realloc(v->a, sizeof(int) * cap);
+        if (!a) return -1;
+        v->a = a; v->cap = cap;
+    }
+    v->a[v->len++] = x;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ nodes */
+
+typedef struct {
+    int key, cause, pstart, np;
+    int nested_cx;          /* complexity of the nested hint that produced it, or -1 */
+    uint64_t nested_sig;    /* FullChain identity of that hint */
+} Node;
+
+/* ------------------------------------------------------------------ hints */
+
+typedef struct {
+    int kind, sort_key, complexity, index;
+    double base, difficulty;
+    int rstart, nrem;       /* removable cands (sorted) in the engine's rem pool */
+    int tstart, ntarg;      /* target nodes in the engine's target pool */
+    int result_key;         /* the concluded potential, or -1 */
+    int source, region, value, x, y, absurd;
+} Hint;
+
+/* ------------------------------------------------------------------ stored closures */
+
+typedef struct {
+    int on_start, on_len, off_start, off_len;  /* (cand, node) pairs in the closure pool */
+    int absurd_on, absurd_off;                 /* node ids, -1 if none */
+} Closure;
+
+typedef struct Engine Engine;
+
+struct Engine {
+    const Geo *g;
+    int multiple, dynamic, nishio, level;
+    /* the grid (scratch while chaining) */
+    const uint8_t *values;
+    mask_t *cand;
+    int *cnt;               /* nunit * n: places of digit d in unit u */
+    /* node pool */
+    Node *nodes; int nnodes, capnodes;
+    IVec par;
+    /* sets */
+    int *on_map, *off_map;  /* cand -> node or -1 */
+    IVec on_ord, off_ord;   /* insertion order (cands) */
+    /* hints */
+    Hint *hints; int nhints, caphints;
+    IVec rem, targ;
+    /* closures */
+    Closure *clos; int nclos, capclos;
+    IVec cpool;             /* (cand, node) pairs */
+    int *cache;             /* cand -> closure id or -1 */
+    /* scratch */
+    int *stamp; int gen;    /* size 2 * ncand */
+    int *scratch;           /* size ncand */
+    int *lookup;            /* size ncand: cand -> node, valid where scratch holds the gen */
+    IVec bfs_a, bfs_b;
+    /* inner engines for nested levels */
+    Engine *inner[2]; int ninner;
+    int failed;
+};
+
+static int node_new(Engine *e, int key, int cause) {
+    if (e->nnodes == e->capnodes) {
+        int cap = e->capnodes ? e->capnodes * 2 : 4096;
+        Node *a = realloc(e->nodes, sizeof(Node) * cap);
+        if (!a) { e->failed = 1; return 0; }
+        e->nodes = a; e->capnodes = cap;
+    }
+    Node *nd = e->nodes + e->nnodes;
+    nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
+    nd->nested_cx = -1; nd->nested_sig = 0;
+    return e->nnodes++;
+}
+
+/* Add a parent to the node created last. */
+static void node_parent(Engine *e, int node, int parent) {
+    if (iv_push(&e->par, parent)) e->failed = 1;
+    e->nodes[node].np++;
+}
+
+static int first_parent(const Engine *e, int node) {
+    const Node *nd = e->nodes + node;
+    return nd->np ? e->par.a[nd->pstart] : -1;
+}
+
+/* ------------------------------------------------------------------ the basic rules */
+
+/* A deduced potential before it becomes a node: most deductions are dropped at once (already
+ * known), so nodes are made only for those that are kept. */
+typedef struct { int key, cause; } Proto;
+
+#define MAX_PROTO 256
+
+/* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" node p, in its order
+ * (other digits of the cell, then the digit's other places in box, row, column). */
+static int on_to_off(const Engine *e, int p, int y_links, Proto *out) {
+    const Geo *g = e->g;
+    int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
+    if (y_links) {
+        mask_t m = e->cand[c] & ~((mask_t)1 << d);
+        while (m) {
+            int v = lowbit(m); m &= m - 1;
+            out[k].key = (c * n + v) * 2; out[k++].cause = CAUSE_CELL;
+        }
+    }
+    mask_t bit = (mask_t)1 << d;
+    const int *pp = g->peers + c * g->npeer, *pu = g->peer_unit + c * g->npeer;
+    for (int i = 0; i < g->npeer; i++)
+        if (e->cand[pp[i]] & bit) { out[k].key = (pp[i] * n + d) * 2; out[k++].cause = pu[i]; }
+    return k;
+}
+
+/* Sudoku Explainer's getOffToOn: the "on" potentials deduced from "off" node p (the cell's
+ * other candidate when two are left, then the digit's other place in box, row, column when two
+ * are left; a potential given by two units is listed once). */
+static int off_to_on(const Engine *e, int p, int y_links, int x_links, Proto *out) {
+    const Geo *g = e->g;
+    int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
+    if (y_links) {
+        mask_t m = e->cand[c];
+        if (two_bits(m)) {
+            int first = lowbit(m), other = first;
+            if (first == d) other = lowbit(m & (m - 1));
+            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CAUSE_CELL;
+        }
+    }
+    if (x_links) {
+        mask_t bit = (mask_t)1 << d;
+        int k0 = k;
+        for (int t = 0; t < 3; t++) {
+            int u = g->se_units[3 * c + t];
+            if (e->cnt[u * n + d] != 2) continue;
+            const int *uc = g->unit_cells + u * n;
+            int other = -1;
+            for (int i = 0; i < n; i++) {
+                int q = uc[i];
+                if (q != c && (e->cand[q] & bit)) { other = q; break; }
+            }
+            if (other < 0) continue;  /* p itself is not a place: cannot happen */
+            int key = (other * n + d) * 2 + 1, dup = 0;
+            for (int s = k0; s < k; s++) if (out[s].key == key) dup = 1;
+            if (dup) continue;
+            out[k].key = key; out[k++].cause = u;
+        }
+    }
+    return k;
+}
+
+/* Make the node of a deduction from p. With ``src`` (dynamic chaining: the grid when the
+ * chaining started), an "on" also gets its hidden parents: the removed candidates of its cell
+ * (cell rule) or of its digit in its unit (unit rule), whose nodes ``off_map`` holds. Must be
+ * called before p's own candidate is removed from the grid. */
+static int make_node(Engine *e, int p, Proto pr, const mask_t *src) {
+    int q = node_new(e, pr.key, pr.cause);
+    node_parent(e, q, p);
+    if (src && (pr.key & 1)) {
+        const Geo *g = e->g;
+        int n = g->n, cand = pr.key >> 1, c = cand / n, d = cand % n;
+        if (pr.cause == CAUSE_CELL) {
+            mask_t gone = src[c] & ~e->cand[c];
+            while (gone) {
+                int v = lowbit(gone); gone &= gone - 1;
+                node_parent(e, q, e->off_map[c * n + v]);
+            }
+        } else {
+            mask_t bit = (mask_t)1 << d;
+            const int *uc = g->unit_cells + pr.cause * n;
+            for (int i = 0; i < n; i++) {
+                int r = uc[i];
+                if ((src[r] & bit) && !(e->cand[r] & bit)) node_parent(e, q, e->off_map[r * n + d]);
+            }
+        }
+    }
+    return q;
+}
+
+static int is_parent_key(const Engine *e, int child, int key) {
+    int p = child;
+    for (;;) {
+        p = first_parent(e, p);
+        if (p < 0) return 0;
+        if (e->nodes[p].key == key) return 1;
+    }
+}
+
+static void remove_cand(Engine *e, int cand) {
+    const Geo *g = e->g;
+    int n = g->n, c = cand / n, d = cand % n;
+    mask_t bit = (mask_t)1 << d;
+    if (!(e->cand[c] & bit)) return;
+    e->cand[c] &= ~bit;
+    const int *su = g->se_units + 3 * c;
+    e->cnt[su[0] * n + d]--; e->cnt[su[1] * n + d]--; e->cnt[su[2] * n + d]--;
+}
+
+/* ------------------------------------------------------------------ sets */
+
+static void set_clear(Engine *e) {
+    for (int i = 0; i < e->on_ord.len; i++) e->on_map[e->on_ord.a[i]] = -1;
+    for (int i = 0; i < e->off_ord.len; i++) e->off_map[e->off_ord.a[i]] = -1;
+    e->on_ord.len = e->off_ord.len = 0;
+}
+
+static void set_add(Engine *e, int on, int node) {
+    int cand = e->nodes[node].key >> 1;
+    int *map = on ? e->on_map : e->off_map;
+    if (map[cand] < 0) iv_push(on ? &e->on_ord : &e->off_ord, cand);
+    map[cand] = node;
+}
+
+/* ------------------------------------------------------------------ hints */
+
+static double length_bonus(int complexity) {
+    double added = 0.0;
+    int ceil = 4, length = complexity - 2, odd = 0;
+    while (length > ceil) {
+        added += 0.1;
+        ceil = !odd ? ceil * 3 / 2 : ceil * 4 / 3;
+        odd = !odd;
+    }
+    return added;
+}
+
+static double rule_difficulty(const Engine *e) {
+    if (e->level >= 2) return 9.5 + 0.5 * (e->level - 2);
+    if (e->level > 0) return 8.5 + 0.5 * e->level;
+    if (e->nishio) return 7.5;
+    if (e->dynamic) return 8.5;
+    return 8.0;
+}
+
+static Hint *hint_new(Engine *e, int kind, double base, int sort_key) {
+    if (e->nhints == e->caphints) {
+        int cap = e->caphints ? e->caphints * 2 : 64;
+        Hint *a = realloc(e->hints, sizeof(Hint) * cap);
+        if (!a) { e->failed = 1; return NULL; }
+        e->hints = a; e->caphints = cap;
+    }
+    Hint *h = e->hints + e->nhints;
+    memset(h, 0, sizeof *h);
+    h->kind = kind; h->base = base; h->sort_key = sort_key; h->index = e->nhints;
+    h->rstart = e->rem.len; h->tstart = e->targ.len; h->result_key = -1;
+    h->source = h->region = -1;
+    h->x = h->y = 1;
+    h->complexity = -1;
+    return h;
+}
+
+static void hint_drop(Engine *e, Hint *h) {
+    e->rem.len = h->rstart; e->targ.len = h->tstart;
+}
+
+static void hint_commit(Engine *e) { e->nhints++; }
+
+/* Removable of a target potential: "on" keeps only its digit, "off" removes it. */
+static int add_removable(Engine *e, Hint *h, int cand, int keep) {
+    int n = e->g->n, c = cand / n, d = cand % n;
+    if (keep) {
+        mask_t m = e->cand[c] & ~((mask_t)1 << d);
+        while (m) { int v = lowbit(m); m &= m - 1; iv_push(&e->rem, c * n + v); h->nrem++; }
+    } else {
+        iv_push(&e->rem, cand); h->nrem++;
+    }
+    return h->nrem;
+}
+
+/* Count distinct keys reachable from ``node`` breadth-first (getAncestorCount); with ``list``
+ * set, also record the visiting order (getChain). Uses stamp generations. */
+static int ancestors(Engine *e, int node, IVec *list) {
+    int gen = ++e->gen;
+    IVec *todo = &e->bfs_a, *next = &e->bfs_b;
+    todo->len = 0; iv_push(todo, node);
+    int count = 0;
+    if (list) list->len = 0;
+    while (todo->len) {
+        next->len = 0;
+        for (int i = 0; i < todo->len; i++) {
+            int p = todo->a[i];
+            const Node *nd = e->nodes + p;
+            if (e->stamp[nd->key] == gen) continue;
+            e->stamp[nd->key] = gen;
+            count++;
+            if (list) iv_push(list, p);
+            for (int k = 0; k < nd->np; k++) iv_push(next, e->par.a[nd->pstart + k]);
+        }
+        IVec *t = todo; todo = next; next = t;
+    }
+    return count;
+}
+
+static uint64_t mix(uint64_t h, uint64_t x) {
+    h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdULL;
+}
+
+/* FullChain identity of a hint: its targets and the keys of their chains, hashed. */
+static uint64_t hint_signature(Engine *e, const Hint *h) {
+    uint64_t sig = 1469598103934665603ULL;
+    IVec list = {0};
+    for (int t = 0; t < h->ntarg; t++) {
+        int target = e->targ.a[h->tstart + t];
+        sig = mix(sig, (uint64_t)e->nodes[target].key + 7);
+        ancestors(e, target, &list);
+        for (int i = 0; i < list.len; i++) sig = mix(sig, (uint64_t)e->nodes[list.a[i]].key);
+        sig = mix(sig, 0xabcdefULL);
+    }
+    free(list.a);
+    return sig;
+}
+
+static void hint_complexity(Engine *e, Hint *h) {
+    int flat = 0;
+    if (h->kind == K_CYCLE) flat = ancestors(e, e->targ.a[h->tstart], NULL);
+    else
+        for (int t = 0; t < h->ntarg; t++) flat += ancestors(e, e->targ.a[h->tstart + t], NULL);
+    int nested = 0;
+    if (e->level >= 2) {
+        /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped */
+        IVec list = {0};
+        uint64_t seen[256]; int nseen = 0;
+        for (int t = 0; t < h->ntarg; t++) {
+            ancestors(e, e->targ.a[h->tstart + t], &list);
+            for (int i = 0; i < list.len; i++) {
+                const Node *nd = e->nodes + list.a[i];
+                if (nd->nested_cx < 0) continue;
+                int dup = 0;
+                for (int s = 0; s < nseen; s++) if (seen[s] == nd->nested_sig) { dup = 1; break; }
+                if (dup) continue;
+                if (nseen < 256) seen[nseen++] = nd->nested_sig;
+                nested += nd->nested_cx;
+            }
+        }
+        free(list.a);
+    }
+    h->complexity = flat + nested;
+    h->difficulty = h->base + length_bonus(h->complexity);
+}
+
+/* ------------------------------------------------------------------ static chains */
+
+static int is_parent_key(const Engine *e, int child, int key);
+
+static void do_cycles(Engine *e, int src, int y_links, int x_links, IVec *cycles) {
+    IVec pon = {0}, poff = {0};
+    Proto made[MAX_PROTO];
+    int skey = e->nodes[src].key;
+    int pushed = ++e->gen;  /* stamp[key] == pushed: that "off" was queued (may be an ancestor) */
+    set_clear(e);
+    set_add(e, 1, src);
+    iv_push(&pon, src);
+    int length = 0;
+    while (pon.len || poff.len) {
+        length++;
+        for (int i = 0; i < pon.len; i++) {
+            int p = pon.a[i], k = on_to_off(e, p, y_links, made);
+            for (int j = 0; j < k; j++) {
+                int key = made[j].key;
+                if (e->stamp[key] == pushed && is_parent_key(e, p, key)) continue;
+                e->stamp[key] = pushed;
+                iv_push(&poff, make_node(e, p, made[j], NULL));
+            }
+        }
+        pon.len = 0;
+        length++;
+        for (int i = 0; i < poff.len; i++) {
+            int p = poff.a[i], k = off_to_on(e, p, y_links, x_links, made);
+            for (int j = 0; j < k; j++) {
+                int key = made[j].key, cycle = length >= 4 && key == skey;
+                int fresh = e->on_map[key >> 1] < 0;
+                if (!cycle && !fresh) continue;
+                int q = make_node(e, p, made[j], NULL);
+                if (cycle) iv_push(cycles, q);
+                if (fresh) { iv_push(&pon, q); set_add(e, 1, q); }
+            }
+        }
+        poff.len = 0;
+        if (e->failed) break;
+    }
+    set_clear(e);
+    free(pon.a); free(poff.a);
+}
+
+/* Forcing chains from ``src`` (on or off); found targets are appended to ``chains`` unless a
+ * potential with the same key is there already. */
+static int chain_seen(const Engine *e, const IVec *chains, int key) {
+    for (int s = 0; s < chains->len; s++) if (e->nodes[chains->a[s]].key == key) return 1;
+    return 0;
+}
+
+static void do_forcing_chains(Engine *e, int src, int y_links, IVec *chains) {
+    IVec pon = {0}, poff = {0};
+    Proto made[MAX_PROTO];
+    int skey = e->nodes[src].key;
+    set_clear(e);
+    if (skey & 1) { set_add(e, 1, src); iv_push(&pon, src); }
+    else { set_add(e, 0, src); iv_push(&poff, src); }
+    while (pon.len || poff.len) {
+        for (int i = 0; i < pon.len; i++) {
+            int p = pon.a[i], k = on_to_off(e, p, y_links, made);
+            for (int j = 0; j < k; j++) {
+                int key = made[j].key;
+                int found = (key ^ 1) == skey && !chain_seen(e, chains, key);
+                /* every "off" on a chain was added to off_map, so a new one is no ancestor:
+                 * SE's isParent test cannot fail here */
+                int add = e->off_map[key >> 1] < 0;
+                if (!found && !add) continue;
+                int q = make_node(e, p, made[j], NULL);
+                if (found) iv_push(chains, q);
+                if (add) { iv_push(&poff, q); set_add(e, 0, q); }
+            }
+        }
+        pon.len = 0;
+        for (int i = 0; i < poff.len; i++) {
+            int p = poff.a[i], k = off_to_on(e, p, y_links, 1, made);
+            for (int j = 0; j < k; j++) {
+                int key = made[j].key;
+                int found = (key ^ 1) == skey && !chain_seen(e, chains, key);
+                int add = e->on_map[key >> 1] < 0;
+                if (!found && !add) continue;
+                int q = make_node(e, p, made[j], NULL);
+                if (found) iv_push(chains, q);
+                if (add) { iv_push(&pon, q); set_add(e, 1, q); }
+            }
+        }
+        poff.len = 0;
+        if (e->failed) break;
+    }
+    set_clear(e);
+    free(pon.a); free(poff.a);
+}
+
+static int reversed_cycle(Engine *e, int dst_on) {
+    IVec chain = {0};
+    for (int p = dst_on; p >= 0; p = first_parent(e, p)) iv_push(&chain, p);
+    int prev = -1;
+    for (int i = 0; i < chain.len; i++) {
+        const Node *o = e->nodes + chain.a[i];
+        int key = o->key ^ 1, cause = o->cause;
+        int r = node_new(e, key, cause);
+        if (prev >= 0) node_parent(e, r, prev);
+        prev = r;
+    }
+    free(chain.a);
+    return prev;
+}
+
+static void cycle_hint(Engine *e, int dst_on, int y_links, int x_links) {
+    const Geo *g = e->g;
+    int n = g->n, both = x_links && y_links;
+    int gen = ++e->gen;        /* stamp[cell] == gen: a cell of the cycle */
+    int gen_f = ++e->gen;      /* scratch[cand] == gen_f: cancelled forward; ... */
+    for (int p = dst_on; first_parent(e, p) >= 0; p = first_parent(e, p))
+        e->stamp[(e->nodes[p].key >> 1) / n] = gen;
+    /* forward set in scratch (generation gen_f), backward intersected afterwards */
+    IVec back = {0};
+    for (int p = dst_on; first_parent(e, p) >= 0; p = first_parent(e, p)) {
+        int key = e->nodes[p].key, cand = key >> 1, c = cand / n, d = cand % n;
+        mask_t bit = (mask_t)1 << d;
+        const int *pp = g->peers + c * g->npeer;
+        for (int k = 0; k < g->npeer; k++) {
+            int q = pp[k];
+            if (e->stamp[q] == gen || !(e->cand[q] & bit)) continue;
+            if (key & 1) e->scratch[q * n + d] = gen_f;
+            else iv_push(&back, q * n + d);
+        }
+    }
+    Hint *h = hint_new(e, K_CYCLE, both ? 7.0 : 6.5, both ? 4 : (y_links ? 3 : 2));
+    if (!h) { free(back.a); return; }
+    /* removable: forward and backward, sorted, unique */
+    int gen_r = ++e->gen;
+    IVec rem = {0};
+    for (int i = 0; i < back.len; i++) {
+        int cand = back.a[i];
+        if (e->scratch[cand] == gen_f && e->stamp[cand + e->g->ncand] != gen_r) {
+            e->stamp[cand + e->g->ncand] = gen_r;
+            iv_push(&rem, cand);
+        }
+    }
+    free(back.a);
+    if (!rem.len) { free(rem.a); return; }
+    /* sort removable */
+    for (int i = 1; i < rem.len; i++) {
+        int x = rem.a[i], j = i - 1;
+        while (j >= 0 && rem.a[j] > x) { rem.a[j + 1] = rem.a[j]; j--; }
+        rem.a[j + 1] = x;
+    }
+    for (int i = 0; i < rem.len; i++) iv_push(&e->rem, rem.a[i]);
+    h->nrem = rem.len;
+    free(rem.a);
+    int dst_off = reversed_cycle(e, dst_on);
+    iv_push(&e->targ, dst_on); iv_push(&e->targ, dst_off); h->ntarg = 2;
+    h->source = e->nodes[dst_on].key >> 1;
+    h->x = x_links; h->y = y_links;
+    hint_commit(e);
+}
+
+static void forcing_hint(Engine *e, int target, int y_links, int x_links) {
+    int both = x_links && y_links;
+    Hint *h = hint_new(e, K_FORCING, both ? 7.0 : 6.6, both ? 4 : (y_links ? 3 : 2));
+    if (!h) return;
+    int key = e->nodes[target].key;
+    if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
+    iv_push(&e->targ, target); h->ntarg = 1;
+    h->result_key = key;
+    h->source = key >> 1;
+    h->x = x_links; h->y = y_links;
+    hint_commit(e);
+}
+
+static void unary(Engine *e, int cand, int y_links, int x_links) {
+    int n = e->g->n, c = cand / n;
+    if (popcount(e->cand[c]) > 2 && !x_links) return;
+    int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
+    IVec cycles = {0}, chains = {0};
+    int p_on = node_new(e, cand * 2 + 1, CAUSE_NONE);
+    do_cycles(e, p_on, y_links, x_links, &cycles);
+    if (x_links) {
+        do_forcing_chains(e, p_on, y_links, &chains);
+        int p_off = node_new(e, cand * 2, CAUSE_NONE);
+        do_forcing_chains(e, p_off, y_links, &chains);
+    }
+    for (int i = 0; i < cycles.len; i++) cycle_hint(e, cycles.a[i], y_links, x_links);
+    for (int i = 0; i < chains.len; i++) forcing_hint(e, chains.a[i], y_links, x_links);
+    free(cycles.a); free(chains.a);
+    if (e->nhints == h0) { e->nnodes = mark; e->par.len = pmark; }  /* nothing kept them */
+}
+
+static void loops(Engine *e, int y_links, int x_links) {
+    const Geo *g = e->g;
+    for (int c = 0; c < g->ncell && !e->failed; c++) {
+        mask_t m = e->cand[c];
+        if (e->values[c] || popcount(m) <= 1) continue;
+        while (m) {
+            int d = lowbit(m); m &= m - 1;
+            unary(e, c * g->n + d, y_links, x_links);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ dynamic chaining */
+
+static void advanced(Engine *e, const mask_t *src, IVec *out);
+
+/* doChaining: complete the sets (on_map/off_map, already holding the assumption) with every
+ * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
+ * The grid is restored on return. */
+static int do_chaining(Engine *e, int *absurd_on, int *absurd_off) {
+    const Geo *g = e->g;
+    int n = g->n, ncell = g->ncell, nu = g->nunit;
+    mask_t *src = malloc(sizeof(mask_t) * ncell);
+    int *cnt_save = malloc(sizeof(int) * nu * n);
+    if (!src || !cnt_save) { free(src); free(cnt_save); e->failed = 1; return 0; }
+    memcpy(src, e->cand, sizeof(mask_t) * ncell);
+    memcpy(cnt_save, e->cnt, sizeof(int) * nu * n);
+    int y_links = !e->nishio, found = 0;
+    IVec qon = {0}, qoff = {0}, adv = {0};
+    Proto made[MAX_PROTO];
+    int hon = 0, hoff = 0;
+    for (int i = 0; i < e->on_ord.len; i++) iv_push(&qon, e->on_map[e->on_ord.a[i]]);
+    for (int i = 0; i < e->off_ord.len; i++) iv_push(&qoff, e->off_map[e->off_ord.a[i]]);
+    const mask_t *hidden = e->dynamic ? src : NULL;
+    while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
+        if (hon < qon.len) {
+            int p = qon.a[hon++], k = on_to_off(e, p, y_links, made);
+            for (int j = 0; j < k; j++) {
+                int cand = made[j].key >> 1;
+                if (e->on_map[cand] >= 0) {
+                    *absurd_on = e->on_map[cand];
+                    *absurd_off = make_node(e, p, made[j], hidden);
+                    found = 1;
+                    goto done;
+                }
+                if (e->off_map[cand] < 0) {
+                    int q = make_node(e, p, made[j], hidden);
+                    set_add(e, 0, q); iv_push(&qoff, q);
+                }
+            }
+        } else {
+            int p = qoff.a[hoff++], k = off_to_on(e, p, y_links, 1, made);
+            for (int j = 0; j < k; j++) {
+                int cand = made[j].key >> 1;
+                if (e->off_map[cand] >= 0) {
+                    *absurd_on = make_node(e, p, made[j], hidden);
+                    *absurd_off = e->off_map[cand];
+                    found = 1;
+                    goto done;
+                }
+                if (e->on_map[cand] < 0) {
+                    int q = make_node(e, p, made[j], hidden);
+                    set_add(e, 1, q); iv_push(&qon, q);
+                }
+            }
+            /* the removal comes after the nodes: hidden parents are taken before it */
+            if (e->dynamic) remove_cand(e, e->nodes[p].key >> 1);
+        }
+        if (hon == qon.len && hoff == qoff.len && e->level > 0) {
+            advanced(e, src, &adv);
+            for (int k = 0; k < adv.len; k++) {
+                int q = adv.a[k], cand = e->nodes[q].key >> 1;
+                if (e->off_map[cand] < 0) { set_add(e, 0, q); iv_push(&qoff, q); }
+            }
+        }
+    }
+done:
+    memcpy(e->cand, src, sizeof(mask_t) * ncell);
+    memcpy(e->cnt, cnt_save, sizeof(int) * nu * n);
+    free(src); free(cnt_save); free(qon.a); free(qoff.a); free(adv.a);
+    return found;
+}
+
+/* Store the current sets as a closure; clear them. */
+static int closure_store(Engine *e, int found, int aon, int aoff) {
+    if (e->nclos == e->capclos) {
+        int cap = e->capclos ? e->capclos * 2 : 256;
+        Closure *a = realloc(e->clos, sizeof(Closure) * cap);
+        if (!a) { e->failed = 1; return 0; }
+        e->clos = a; e->capclos = cap;
+    }
+    Closure *cl = e->clos + e->nclos;
+    cl->on_start = e->cpool.len;
+    for (int i = 0; i < e->on_ord.len; i++) {
+        int cand = e->on_ord.a[i];
+        iv_push(&e->cpool, cand); iv_push(&e->cpool, e->on_map[cand]);
+    }
+    cl->on_len = e->on_ord.len;
+    cl->off_start = e->cpool.len;
+    for (int i = 0; i < e->off_ord.len; i++) {
+        int cand = e->off_ord.a[i];
+        iv_push(&e->cpool, cand); iv_push(&e->cpool, e->off_map[cand]);
+    }
+    cl->off_len = e->off_ord.len;
+    cl->absurd_on = found ? aon : -1;
+    cl->absurd_off = found ? aoff : -1;
+    set_clear(e);
+    return e->nclos++;
+}
+
+/* The closure of assuming ``cand`` on (cached per producer run). */
+static int closure_on(Engine *e, int cand) {
+    if (e->cache[cand] >= 0) return e->cache[cand];
+    set_clear(e);
+    int p = node_new(e, cand * 2 + 1, CAUSE_NONE);
+    set_add(e, 1, p);
+    int aon = -1, aoff = -1;
+    int found = do_chaining(e, &aon, &aoff);
+    int id = closure_store(e, found, aon, aoff);
+    e->cache[cand] = id;
+    return id;
+}
+
+/* Look up ``cand`` in one side of a closure (linear: used only for hint targets). */
+static int clos_get(const Engine *e, int start, int len, int cand) {
+    const int *a = e->cpool.a + start;
+    for (int i = 0; i < len; i++) if (a[2 * i] == cand) return a[2 * i + 1];
+    return -1;
+}
+
+static void binary_hint(Engine *e, int dst_on, int dst_off, int src_key, int target, int absurd,
+                        int keep) {
+    Hint *h = hint_new(e, K_BINARY, rule_difficulty(e), absurd ? 7 : 1);
+    if (!h) return;
+    if (!add_removable(e, h, e->nodes[target].key >> 1, keep)) { hint_drop(e, h); return; }
+    iv_push(&e->targ, dst_on); iv_push(&e->targ, dst_off); h->ntarg = 2;
+    h->result_key = (absurd || e->nishio) ? (src_key ^ 1) : e->nodes[dst_on].key;
+    h->source = src_key;
+    h->absurd = absurd;
+    hint_commit(e);
+}
+
+static void reduction_hint(Engine *e, int kind, int target, const int *chains, int nchains,
+                           int source, int region, int value) {
+    Hint *h = hint_new(e, kind, rule_difficulty(e), kind == K_CELL ? 5 : 6);
+    if (!h) return;
+    int key = e->nodes[target].key;
+    if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
+    for (int i = 0; i < nchains; i++) iv_push(&e->targ, chains[i]);
+    h->ntarg = nchains;
+    h->result_key = e->nodes[chains[0]].key;
+    h->source = source; h->region = region; h->value = value;
+    hint_commit(e);
+}
+
+/* Intersect an ordered list of (cand, node) pairs with the cands of closure side
+ * (start, len); the result keeps the list's order and nodes. */
+static void retain(Engine *e, IVec *list, int start, int len) {
+    int gen = ++e->gen;
+    const int *a = e->cpool.a + start;
+    for (int i = 0; i < len; i++) e->scratch[a[2 * i]] = gen;
+    int k = 0;
+    for (int i = 0; i < list->len; i += 2)
+        if (e->scratch[list->a[i]] == gen) {
+            list->a[k++] = list->a[i]; list->a[k++] = list->a[i + 1];
+        }
+    list->len = k;
+}
+
+static void copy_side(Engine *e, IVec *list, int start, int len) {
+    list->len = 0;
+    for (int i = 0; i < 2 * len; i++) iv_push(list, e->cpool.a[start + i]);
+}
+
+static void region_chainings(Engine *e, int c, int d, int cl_id) {
+    const Geo *g = e->g;
+    int n = g->n;
+    mask_t bit = (mask_t)1 << d;
+    IVec ron = {0}, roff = {0};
+    int pos_cl[64], chains[64];
+    for (int t = 0; t < 3; t++) {
+        int u = g->se_units[3 * c + t];
+        int card = e->cnt[u * n + d];
+        if (!(card == 2 || (e->multiple && card > 2))) continue;
+        const int *uc = g->unit_cells + u * n;
+        int first = -1;
+        for (int i = 0; i < n; i++) if (e->cand[uc[i]] & bit) { first = uc[i]; break; }
+        if (first != c) continue;
+        int np = 0;
+        for (int i = 0; i < n; i++) {
+            int q = uc[i];
+            if (!(e->cand[q] & bit)) continue;
+            if (q == c) {
+                pos_cl[np++] = cl_id;
+                Closure *cl = e->clos + cl_id;
+                copy_side(e, &ron, cl->on_start, cl->on_len);
+                copy_side(e, &roff, cl->off_start, cl->off_len);
+            } else {
+                int id = closure_on(e, q * n + d);
+                pos_cl[np++] = id;
+                Closure *cl = e->clos + id;
+                retain(e, &ron, cl->on_start, cl->on_len);
+                retain(e, &roff, cl->off_start, cl->off_len);
+            }
+        }
+        for (int side = 0; side < 2; side++) {
+            IVec *list = side == 0 ? &ron : &roff;
+            for (int i = 0; i < list->len; i += 2) {
+                int cand = list->a[i];
+                for (int k = 0; k < np; k++) {
+                    Closure *cl = e->clos + pos_cl[k];
+                    chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
+                                          : clos_get(e, cl->off_start, cl->off_len, cand);
+                }
+                reduction_hint(e, K_REGION, list->a[i + 1], chains, np, -1, u, d + 1);
+            }
+        }
+    }
+    free(ron.a); free(roff.a);
+}
+
+static void cell_chains(Engine *e, int c, int card) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int dig_cl[64], nd = 0, chains[64];
+    IVec con = {0}, coff = {0};
+    mask_t m = e->cand[c];
+    while (m && !e->failed) {
+        int d = lowbit(m); m &= m - 1;
+        int cand = c * n + d;
+        int do_double = card >= 3 && !e->nishio && e->dynamic;
+        int do_contra = e->dynamic || e->nishio;
+        int id = closure_on(e, cand);
+        Closure on = e->clos[id];
+        int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
+        if (do_contra && on.absurd_on >= 0)
+            binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_start >= 0 ?
+                        e->cpool.a[on.on_start + 1] : -1, 1, 0);
+        /* off branch */
+        set_clear(e);
+        int p_off = node_new(e, p_off_key, CAUSE_NONE);
+        set_add(e, 0, p_off);
+        int aon = -1, aoff = -1;
+        int found = do_chaining(e, &aon, &aoff);
+        int off_id = closure_store(e, found, aon, aoff);
+        Closure off = e->clos[off_id];
+        if (do_contra && found) binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
+        if (do_double) {
+            int gen = ++e->gen;
+            const int *a = e->cpool.a + off.on_start;
+            for (int i = 0; i < off.on_len; i++) {
+                e->scratch[a[2 * i]] = gen;
+                e->lookup[a[2 * i]] = a[2 * i + 1];
+            }
+            const int *b = e->cpool.a + on.on_start;
+            for (int i = 0; i < on.on_len; i++)
+                if (e->scratch[b[2 * i]] == gen)
+                    binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
+            gen = ++e->gen;
+            a = e->cpool.a + off.off_start;
+            for (int i = 0; i < off.off_len; i++) {
+                e->scratch[a[2 * i]] = gen;
+                e->lookup[a[2 * i]] = a[2 * i + 1];
+            }
+            b = e->cpool.a + on.off_start;
+            for (int i = 0; i < on.off_len; i++)
+                if (e->scratch[b[2 * i]] == gen) {
+                    int q = e->lookup[b[2 * i]];
+                    binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
+                }
+        }
+        if (!e->nishio) region_chainings(e, c, d, id);
+        dig_cl[nd++] = id;
+        Closure *cl = e->clos + id;
+        if (nd == 1) {
+            copy_side(e, &con, cl->on_start, cl->on_len);
+            copy_side(e, &coff, cl->off_start, cl->off_len);
+        } else {
+            retain(e, &con, cl->on_start, cl->on_len);
+            retain(e, &coff, cl->off_start, cl->off_len);
+        }
+    }
+    if (!e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
+        for (int side = 0; side < 2; side++) {
+            IVec *list = side == 0 ? &con : &coff;
+            for (int i = 0; i < list->len; i += 2) {
+                int cand = list->a[i];
+                for (int k = 0; k < nd; k++) {
+                    Closure *cl = e->clos + dig_cl[k];
+                    chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
+                                          : clos_get(e, cl->off_start, cl->off_len, cand);
+                }
+                reduction_hint(e, K_CELL, list->a[i + 1], chains, nd, c, -1, 0);
+            }
+        }
+    }
+    free(con.a); free(coff.a);
+}
+
+static void multiple_chains(Engine *e) {
+    const Geo *g = e->g;
+    for (int c = 0; c < g->ncell && !e->failed; c++) {
+        if (e->values[c]) continue;
+        int card = popcount(e->cand[c]);
+        if (card > 2 || (card > 1 && e->dynamic)) cell_chains(e, c, card);
+    }
+}
+
+/* ------------------------------------------------------------------ advanced rules */
+
+/* Positions of digit d in unit u, as a mask over the unit's index. */
+static mask_t unit_pos(const Engine *e, const mask_t *cand, int u, int d) {
+    const Geo *g = e->g;
+    const int *uc = g->unit_cells + u * g->n;
+    mask_t bit = (mask_t)1 << d, out = 0;
+    for (int i = 0; i < g->n; i++) if (cand[uc[i]] & bit) out |= (mask_t)1 << i;
+    return out;
+}
+
+/* One advanced hint: its removable candidates and the removed candidates it relies on. */
+static void emit(Engine *e, IVec *out, const int *rem, int nrem, const int *parents, int npar,
+                 int nested_cx, uint64_t nested_sig) {
+    if (!npar) return;
+    for (int i = 0; i < nrem; i++) {
+        int q = node_new(e, rem[i] * 2, CAUSE_ADV);
+        e->nodes[q].nested_cx = nested_cx;
+        e->nodes[q].nested_sig = nested_sig;
+        for (int k = 0; k < npar; k++) node_parent(e, q, e->off_map[parents[k]]);
+        iv_push(out, q);
+    }
+}
+
+static void rule_locking(Engine *e, const mask_t *src, IVec *out) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int rem[64], par[64];
+    for (int k = 0; k < g->nlock; k++) {
+        int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
+        const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
+        for (int d = 0; d < n; d++) {
+            mask_t bit = (mask_t)1 << d;
+            int cnt = 0, inside = 1;
+            for (int i = 0; i < n; i++)
+                if (e->cand[c1[i]] & bit) {
+                    cnt++;
+                    if (!cell_in_unit(g, u2, c1[i])) { inside = 0; break; }
+                }
+            if (cnt <= 1 || !inside) continue;
+            int nr = 0, np = 0;
+            for (int i = 0; i < n; i++) {
+                int q = c2[i];
+                if (!cell_in_unit(g, u1, q) && (e->cand[q] & bit)) rem[nr++] = q * n + d;
+            }
+            if (!nr) continue;
+            for (int i = 0; i < n; i++) {
+                int q = c1[i];
+                if ((src[q] & bit) && !(e->cand[q] & bit) && !cell_in_unit(g, u2, q))
+                    par[np++] = q * n + d;
+            }
+            emit(e, out, rem, nr, par, np, -1, 0);
+        }
+    }
+}
+
+static int empty_count(const Engine *e, int u) {
+    const Geo *g = e->g;
+    int k = 0;
+    for (int i = 0; i < g->n; i++) if (!e->values[g->unit_cells[u * g->n + i]]) k++;
+    return k;
+}
+
+static void rule_hidden_pairs(Engine *e, const mask_t *src, IVec *out) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int rem[2 * 64], par[2 * 64];
+    for (int t = 0; t < 3; t++) {
+        int base = t == 0 ? 2 * n : (t == 1 ? n : 0);  /* boxes, columns, rows */
+        for (int ui = 0; ui < n; ui++) {
+            int u = base + ui;
+            if (empty_count(e, u) <= 4) continue;
+            const int *uc = g->unit_cells + u * n;
+            for (int k = 0; k < g->npairs; k++) {
+                int a = g->pairs[2 * k], b = g->pairs[2 * k + 1];
+                mask_t pa = unit_pos(e, e->cand, u, a), pb = unit_pos(e, e->cand, u, b);
+                if (popcount(pa) <= 1 || popcount(pb) <= 1) continue;
+                mask_t uni = pa | pb;
+                if (popcount(uni) != 2) continue;
+                mask_t pair = ((mask_t)1 << a) | ((mask_t)1 << b);
+                int nr = 0, np = 0;
+                for (int i = 0; i < n; i++) {
+                    if (!(uni >> i & 1)) continue;
+                    int q = uc[i];
+                    mask_t m = e->cand[q] & ~pair;
+                    while (m) { int v = lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
+                }
+                if (!nr) continue;
+                for (int i = 0; i < n; i++) {
+                    if (uni >> i & 1) continue;
+                    int q = uc[i];
+                    if (src[q] >> a & 1) par[np++] = q * n + a;
+                    if (src[q] >> b & 1) par[np++] = q * n + b;
+                }
+                emit(e, out, rem, nr, par, np, -1, 0);
+            }
+        }
+    }
+}
+
+static void rule_naked_pairs(Engine *e, const mask_t *src, IVec *out) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int rem[2 * 64], par[2 * 64];
+    for (int t = 0; t < 3; t++) {
+        int base = t == 0 ? 2 * n : (t == 1 ? n : 0);
+        for (int ui = 0; ui < n; ui++) {
+            int u = base + ui;
+            if (empty_count(e, u) < 4) continue;
+            const int *uc = g->unit_cells + u * n;
+            for (int k = 0; k < g->npairs; k++) {
+                int ca = uc[g->pairs[2 * k]], cb = uc[g->pairs[2 * k + 1]];
+                mask_t ma = e->cand[ca], mb = e->cand[cb];
+                if (popcount(ma) <= 1 || popcount(mb) <= 1) continue;
+                mask_t uni = ma | mb;
+                if (popcount(uni) != 2) continue;
+                int nr = 0, np = 0;
+                for (int i = 0; i < n; i++) {
+                    int q = uc[i];
+                    if (q == ca || q == cb) continue;
+                    mask_t m = e->cand[q] & uni;
+                    while (m) { int v = lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
+                }
+                if (!nr) continue;
+                int cs[2] = {ca, cb};
+                for (int s = 0; s < 2; s++) {
+                    mask_t m = src[cs[s]] & ~uni;
+                    while (m) { int v = lowbit(m); m &= m - 1; par[np++] = cs[s] * n + v; }
+                }
+                emit(e, out, rem, nr, par, np, -1, 0);
+            }
+        }
+    }
+}
+
+static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int rem[2 * 64], par[2 * 64];
+    int placed[64] = {0};
+    for (int c = 0; c < g->ncell; c++) if (e->values[c]) placed[e->values[c] - 1]++;
+    for (int t = 0; t < 2; t++) {
+        int bases = t == 0 ? n : 0, covers = t == 0 ? 0 : n;  /* columns/rows, then rows/cols */
+        for (int k = 0; k < g->npairs; k++) {
+            int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
+            for (int d = 0; d < n; d++) {
+                if (placed[d] + 4 > n) continue;
+                mask_t p1 = unit_pos(e, e->cand, b1, d), p2 = unit_pos(e, e->cand, b2, d);
+                if (popcount(p1) <= 1 || popcount(p2) <= 1) continue;
+                mask_t uni = p1 | p2;  /* a position in a base line is a cover line index */
+                if (popcount(uni) != 2) continue;
+                mask_t bit = (mask_t)1 << d;
+                int nr = 0, np = 0;
+                for (int j = 0; j < n; j++) {
+                    if (!(uni >> j & 1)) continue;
+                    const int *cc = g->unit_cells + (covers + j) * n;
+                    for (int i = 0; i < n; i++) {
+                        int q = cc[i];
+                        if ((e->cand[q] & bit) && !cell_in_unit(g, b1, q) && !cell_in_unit(g, b2, q))
+                            rem[nr++] = q * n + d;
+                    }
+                }
+                if (!nr) continue;
+                /* removable sorted by cand for a stable order */
+                for (int i = 1; i < nr; i++) {
+                    int x = rem[i], j = i - 1;
+                    while (j >= 0 && rem[j] > x) { rem[j + 1] = rem[j]; j--; }
+                    rem[j + 1] = x;
+                }
+                int bl[2] = {b1, b2};
+                for (int s = 0; s < 2; s++) {
+                    const int *bc = g->unit_cells + bl[s] * n;
+                    for (int i = 0; i < n; i++) {
+                        int q = bc[i];
+                        if ((src[q] & bit) && !(e->cand[q] & bit) && !(uni >> i & 1))
+                            par[np++] = q * n + d;
+                    }
+                }
+                emit(e, out, rem, nr, par, np, -1, 0);
+            }
+        }
+    }
+}
+
+static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int level);
+static void engine_free(Engine *e);
+static void engine_run(Engine *e, const uint8_t *values, const mask_t *cand);
+static void engine_sort(Engine *e, int **order, int *norder);
+
+/* Removed candidates a nested chaining hint relies on (getRuleParents), in SE's order. */
+static int rule_parents(Engine *e, Engine *in, const Hint *h, const mask_t *src, IVec *out) {
+    const Geo *g = e->g;
+    int n = g->n;
+    int gen_out = ++e->gen;
+    out->len = 0;
+    IVec todo = {0}, next = {0};
+    for (int t = 0; t < h->ntarg; t++) {
+        int gen = ++in->gen;
+        todo.len = 0;
+        iv_push(&todo, in->targ.a[h->tstart + t]);
+        while (todo.len) {
+            next.len = 0;
+            for (int i = 0; i < todo.len; i++) {
+                const Node *nd = in->nodes + todo.a[i];
+                if (in->stamp[nd->key] == gen) continue;
+                in->stamp[nd->key] = gen;
+                int cause = nd->cause;
+                if (cause == CAUSE_NONE) {
+                    if (h->kind == K_CELL) cause = CAUSE_CELL;
+                    else if (h->kind == K_REGION) cause = h->region;
+                }
+                if ((nd->key & 1) && cause != CAUSE_NONE && cause != CAUSE_ADV) {
+                    int cand = nd->key >> 1, c = cand / n, d = cand % n;
+                    if (cause == CAUSE_CELL) {
+                        mask_t m = src[c] & ~e->cand[c];
+                        while (m) {
+                            int v = lowbit(m); m &= m - 1;
+                            int pc = c * n + v;
+                            if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; iv_push(out, pc); }
+                        }
+                    } else {
+                        /* the unit of the same kind through the cell: the cause unit itself */
+                        const int *uc = g->unit_cells + cause * n;
+                        mask_t bit = (mask_t)1 << d;
+                        for (int k = 0; k < n; k++) {
+                            int q = uc[k];
+                            if ((src[q] & bit) && !(e->cand[q] & bit)) {
+                                int pc = q * n + d;
+                                if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; iv_push(out, pc); }
+                            }
+                        }
+                    }
+                }
+                for (int k = 0; k < nd->np; k++) iv_push(&next, in->par.a[nd->pstart + k]);
+            }
+            IVec tmp = todo; todo = next; next = tmp;
+        }
+    }
+    free(todo.a); free(next.a);
+    return out->len;
+}
+
+static void rule_nested(Engine *e, Engine *in, const mask_t *src, IVec *out) {
+    engine_run(in, e->values, e->cand);
+    if (in->failed) { e->failed = 1; return; }
+    int *order = NULL, norder = 0;
+    engine_sort(in, &order, &norder);
+    IVec parents = {0};
+    for (int i = 0; i < norder; i++) {
+        const Hint *h = in->hints + order[i];
+        if (!rule_parents(e, in, h, src, &parents)) continue;
+        uint64_t sig = hint_signature(in, h);
+        emit(e, out, in->rem.a + h->rstart, h->nrem, parents.a, parents.len, h->complexity, sig);
+    }
+    free(parents.a);
+    free(order);
+}
+
+static void advanced(Engine *e, const mask_t *src, IVec *out) {
+    out->len = 0;
+    rule_locking(e, src, out);
+    if (out->len) return;
+    rule_hidden_pairs(e, src, out);
+    if (out->len) return;
+    rule_naked_pairs(e, src, out);
+    if (out->len) return;
+    rule_x_wings(e, src, out);
+    if (out->len) return;
+    if (e->level >= 2 && e->ninner == 0) {
+        const Geo *g = e->g;
+        if (e->level < 4) {
+            e->inner[e->ninner++] = engine_new(g, 0, 0, 0, 0);
+            if (e->level >= 3) e->inner[e->ninner++] = engine_new(g, 1, 0, 0, 0);
+        } else {
+            e->inner[e->ninner++] = engine_new(g, 1, 1, 0, 0);
+            if (e->level >= 5) e->inner[e->ninner++] = engine_new(g, 1, 1, 0, e->level - 3);
+        }
+        for (int i = 0; i < e->ninner; i++) if (!e->inner[i]) { e->failed = 1; return; }
+    }
+    for (int i = 0; i < e->ninner; i++) {
+        rule_nested(e, e->inner[i], src, out);
+        if (out->len || e->failed) return;
+    }
+}
+
+/* ------------------------------------------------------------------ engine */
+
+static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int level) {
+    Engine *e = calloc(1, sizeof(Engine));
+    if (!e) return NULL;
+    e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->level = level;
+    e->cand = malloc(sizeof(mask_t) * g->ncell);
+    e->cnt = malloc(sizeof(int) * g->nunit * g->n);
+    e->on_map = malloc(sizeof(int) * g->ncand);
+    e->off_map = malloc(sizeof(int) * g->ncand);
+    e->cache = malloc(sizeof(int) * g->ncand);
+    e->stamp = calloc(2 * (size_t)g->ncand, sizeof(int));
+    e->scratch = calloc((size_t)g->ncand, sizeof(int));
+    e->lookup = malloc(sizeof(int) * g->ncand);
+    if (!e->cand || !e->cnt || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
+        !e->lookup) {
+        engine_free(e);
+        return NULL;
+    }
+    for (int i = 0; i < g->ncand; i++) e->on_map[i] = e->off_map[i] = e->cache[i] = -1;
+    return e;
+}
+
+static void engine_reset(Engine *e) {
+    e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
+    e->nclos = 0; e->cpool.len = 0;
+    set_clear(e);
+    for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
+}
+
+static void engine_free(Engine *e) {
+    if (!e) return;
+    for (int i = 0; i < e->ninner; i++) engine_free(e->inner[i]);
+    free(e->cand); free(e->cnt); free(e->on_map); free(e->off_map); free(e->cache);
+    free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
+    free(e->off_ord.a); free(e->hints); free(e->rem.a);
+    free(e->targ.a); free(e->clos); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
+    free(e);
+}
+
+static void engine_run(Engine *e, const uint8_t *values, const mask_t *cand) {
+    const Geo *g = e->g;
+    int n = g->n;
+    engine_reset(e);
+    e->values = values;
+    memcpy(e->cand, cand, sizeof(mask_t) * g->ncell);
+    for (int u = 0; u < g->nunit; u++)
+        for (int d = 0; d < n; d++) {
+            mask_t bit = (mask_t)1 << d;
+            int k = 0;
+            for (int i = 0; i < n; i++) if (e->cand[g->unit_cells[u * n + i]] & bit) k++;
+            e->cnt[u * n + d] = k;
+        }
+    if (e->multiple || e->dynamic) multiple_chains(e);
+    else { loops(e, 0, 1); loops(e, 1, 0); loops(e, 1, 1); }
+    for (int i = 0; i < e->nhints && !e->failed; i++) hint_complexity(e, e->hints + i);
+}
+
+/* SE's order: difficulty (the unrounded double), complexity, sort key; then discovery order. */
+static int hint_before(const Engine *e, int a, int b) {
+    const Hint *h1 = e->hints + a, *h2 = e->hints + b;
+    if (h1->difficulty != h2->difficulty) return h1->difficulty < h2->difficulty;
+    if (h1->complexity != h2->complexity) return h1->complexity < h2->complexity;
+    if (h1->sort_key != h2->sort_key) return h1->sort_key < h2->sort_key;
+    return h1->index < h2->index;
+}
+
+/* Merge sort of hint indexes (no global comparator state: the GIL is released meanwhile). */
+static void sort_hints(const Engine *e, int *a, int *tmp, int len) {
+    if (len < 2) return;
+    int mid = len / 2;
+    sort_hints(e, a, tmp, mid);
+    sort_hints(e, a + mid, tmp, len - mid);
+    int i = 0, j = mid, k = 0;
+    while (i < mid && j < len) tmp[k++] = hint_before(e, a[j], a[i]) ? a[j++] : a[i++];
+    while (i < mid) tmp[k++] = a[i++];
+    while (j < len) tmp[k++] = a[j++];
+    memcpy(a, tmp, sizeof(int) * len);
+}
+
+static int same_removable(const Engine *e, const Hint *a, const Hint *b) {
+    if (a->nrem != b->nrem) return 0;
+    /* removable lists are sorted except for cycles' (sorted too) and x-wing advanced */
+    return memcmp(e->rem.a + a->rstart, e->rem.a + b->rstart, sizeof(int) * a->nrem) == 0;
+}
+
+/* Sorted, de-duplicated hint order (SE's getHintList then LinkedHashSet). */
+static void engine_sort(Engine *e, int **order, int *norder) {
+    int *ord = malloc(sizeof(int) * (e->nhints + 1));
+    if (!ord) { e->failed = 1; *order = NULL; *norder = 0; return; }
+    for (int i = 0; i < e->nhints; i++) ord[i] = i;
+    int *tmp = malloc(sizeof(int) * (e->nhints + 1));
+    if (!tmp) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
+    sort_hints(e, ord, tmp, e->nhints);
+    free(tmp);
+    int k = 0;
+    for (int i = 0; i < e->nhints; i++) {
+        int dup = 0;
+        for (int j = 0; j < k && !dup; j++)
+            if (same_removable(e, e->hints + ord[j], e->hints + ord[i])) dup = 1;
+        if (!dup) ord[k++] = ord[i];
+    }
+    *order = ord; *norder = k;
+}
+
+/* ------------------------------------------------------------------ Python interface */
+
+/* Geometries are built once per shape and kept (a shape's tables are small); past the cache's
+ * size a call builds its own and frees it. Only touched while the GIL is held. */
+#define NGEOS 32
+static Geo geos[NGEOS];
+static int ngeos = 0;
+
+static Geo *get_geo(int br, int bc, int *owned) {
+    *owned = 0;
+    for (int i = 0; i < ngeos; i++) if (geos[i].br == br && geos[i].bc == bc) return geos + i;
+    Geo *g;
+    if (ngeos < NGEOS) g = geos + ngeos;
+    else {
+        g = malloc(sizeof(Geo));
+        if (!g) return NULL;
+        *owned = 1;
+    }
+    if (geo_init(g, br, bc)) {
+        geo_free(g);
+        if (*owned) free(g);
+        return NULL;
+    }
+    if (!*owned) ngeos++;
+    return g;
+}
+
+static PyObject *export_hint(Engine *e, const Hint *h) {
+    /* The nodes reachable from the targets (by identity: parents are kept exactly),
+     * renumbered 0..k-1 in discovery order. */
+    int *index = malloc(sizeof(int) * (e->nnodes + 1));
+    if (!index) return PyErr_NoMemory();
+    for (int i = 0; i < e->nnodes; i++) index[i] = -1;
+    IVec ids = {0}, todo = {0};
+    for (int t = 0; t < h->ntarg; t++) iv_push(&todo, e->targ.a[h->tstart + t]);
+    for (int head = 0; head < todo.len; head++) {
+        int p = todo.a[head];
+        if (index[p] >= 0) continue;
+        index[p] = ids.len;
+        iv_push(&ids, p);
+        const Node *nd = e->nodes + p;
+        for (int k = 0; k < nd->np; k++) iv_push(&todo, e->par.a[nd->pstart + k]);
+    }
+    PyObject *nodes = PyTuple_New(ids.len), *targets = NULL, *rem = NULL, *out = NULL;
+    if (!nodes) goto end;
+    for (int i = 0; i < ids.len; i++) {
+        const Node *nd = e->nodes + ids.a[i];
+        PyObject *pars = PyTuple_New(nd->np);
+        if (!pars) goto end;
+        for (int k = 0; k < nd->np; k++)
+            PyTuple_SET_ITEM(pars, k, PyLong_FromLong(index[e->par.a[nd->pstart + k]]));
+        PyObject *item = Py_BuildValue("(iiNi)", nd->key, nd->cause, pars, nd->nested_cx);
+        if (!item) goto end;
+        PyTuple_SET_ITEM(nodes, i, item);
+    }
+    targets = PyTuple_New(h->ntarg);
+    if (!targets) goto end;
+    for (int t = 0; t < h->ntarg; t++)
+        PyTuple_SET_ITEM(targets, t, PyLong_FromLong(index[e->targ.a[h->tstart + t]]));
+    rem = PyTuple_New(h->nrem);
+    if (!rem) goto end;
+    for (int i = 0; i < h->nrem; i++)
+        PyTuple_SET_ITEM(rem, i, PyLong_FromLong(e->rem.a[h->rstart + i]));
+    out = Py_BuildValue("(idiiOiiiiiiiOO)", h->kind, h->difficulty, h->complexity, h->sort_key,
+                        rem, h->result_key, h->source, h->region, h->value, h->x, h->y, h->absurd,
+                        targets, nodes);
+end:
+    Py_XDECREF(nodes); Py_XDECREF(targets); Py_XDECREF(rem);
+    free(index); free(ids.a); free(todo.a);
+    return out;
+}
+
+static PyObject *py_hints(PyObject *self, PyObject *args) {
+    (void)self;
+    int br, bc, multiple, dynamic, nishio, level, best_only;
+    Py_buffer values;
+    PyObject *cand_seq;
+    if (!PyArg_ParseTuple(args, "iiy*Opppip", &br, &bc, &values, &cand_seq, &multiple, &dynamic,
+                          &nishio, &level, &best_only))
+        return NULL;
+    int n = br * bc;
+    if (n < 4 || n > 64 || br < 2 || bc < 2) {
+        PyBuffer_Release(&values);
+        return PyErr_Format(PyExc_ValueError, "unsupported shape %dx%d", br, bc);
+    }
+    if (values.len != n * n) {
+        PyBuffer_Release(&values);
+        return PyErr_Format(PyExc_ValueError, "expected %d values, got %zd", n * n, values.len);
+    }
+    PyObject *fast = PySequence_Fast(cand_seq, "cand must be a sequence");
+    if (!fast) { PyBuffer_Release(&values); return NULL; }
+    if (PySequence_Fast_GET_SIZE(fast) != n * n) {
+        Py_DECREF(fast); PyBuffer_Release(&values);
+        return PyErr_Format(PyExc_ValueError, "expected %d candidate masks", n * n);
+    }
+    mask_t *cand = malloc(sizeof(mask_t) * n * n);
+    uint8_t *vals = malloc(n * n);
+    if (!cand || !vals) { free(cand); free(vals); Py_DECREF(fast); PyBuffer_Release(&values); return PyErr_NoMemory(); }
+    memcpy(vals, values.buf, n * n);
+    PyBuffer_Release(&values);
+    for (int i = 0; i < n * n; i++) {
+        cand[i] = (mask_t)PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) { free(cand); free(vals); Py_DECREF(fast); return NULL; }
+    }
+    Py_DECREF(fast);
+    int owned = 0;
+    Geo *g = get_geo(br, bc, &owned);
+    if (!g) { free(cand); free(vals); return PyErr_NoMemory(); }
+    Engine *e = engine_new(g, multiple, dynamic, nishio, level);
+    if (!e) {
+        if (owned) { geo_free(g); free(g); }
+        free(cand); free(vals);
+        return PyErr_NoMemory();
+    }
+    int *order = NULL, norder = 0;
+    Py_BEGIN_ALLOW_THREADS
+    engine_run(e, vals, cand);
+    if (!e->failed) engine_sort(e, &order, &norder);
+    Py_END_ALLOW_THREADS
+    PyObject *out = NULL;
+    if (e->failed) { PyErr_NoMemory(); goto end; }
+    if (best_only && norder > 1) norder = 1;
+    out = PyList_New(norder);
+    if (!out) goto end;
+    for (int i = 0; i < norder; i++) {
+        PyObject *h = export_hint(e, e->hints + order[i]);
+        if (!h) { Py_CLEAR(out); goto end; }
+        PyList_SET_ITEM(out, i, h);
+    }
+end:
+    free(order); free(cand); free(vals);
+    engine_free(e);
+    if (owned) { geo_free(g); free(g); }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"hints", py_hints, METH_VARARGS,
+     "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, level, best_only)\n"
+     "Run one Sudoku Explainer chaining producer; return its hints, cheapest first."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_chains", "Sudoku Explainer's chaining engine (see chains.py).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__chains(void) { return PyModule_Create(&module); }

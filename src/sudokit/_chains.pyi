@@ -1,0 +1,35 @@
+"""Type stub for the C chaining engine (see ``sudokit/logic/chains.py``)."""
+
+from collections.abc import Sequence
+
+# (kind, difficulty, complexity, sort_key, removable cands, result key, source, region, value,
+#  x, y, absurd, target node indexes, nodes as (key, cause, parent indexes, nested complexity))
+HintTuple = tuple[
+    int,
+    float,
+    int,
+    int,
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    tuple[int, ...],
+    tuple[tuple[int, int, tuple[int, ...], int], ...],
+]
+
+def hints(
+    box_rows: int,
+    box_cols: int,
+    values: bytes,
+    cand: Sequence[int],
+    multiple: bool,
+    dynamic: bool,
+    nishio: bool,
+    level: int,
+    best_only: bool,
+    /,
+) -> list[HintTuple]: ...
