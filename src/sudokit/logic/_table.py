@@ -29,6 +29,7 @@ from .chains import (
 )
 from .exclusion import find_aligned_pair_exclusions, find_aligned_triple_exclusions
 from .fish import find_jellyfish, find_swordfish, find_x_wings
+from .hodoku import HODOKU_ORDER
 from .intersections import find_direct_intersections, find_intersections
 from .singles import find_full_houses, find_hidden_singles, find_naked_singles
 from .subsets import (
@@ -44,7 +45,15 @@ from .subsets import (
 from .uniqueness import find_unique_loops
 from .wings import find_xy_wings, find_xyz_wings
 
-__all__ = ["ALL_ORDER", "EXTRA", "SE_ORDER", "TECHNIQUES", "Technique", "select"]
+__all__ = [
+    "ALL_ORDER",
+    "EXTRA",
+    "HODOKU_TECHNIQUES",
+    "SE_ORDER",
+    "TECHNIQUES",
+    "Technique",
+    "select",
+]
 
 
 @dataclass(frozen=True)
@@ -275,6 +284,28 @@ EXTRA: tuple[Technique, ...] = (
 ALL_ORDER: tuple[Technique, ...] = tuple(sorted((*SE_ORDER, *EXTRA), key=lambda t: t.rating))
 
 TECHNIQUES: dict[str, Technique] = {t.slug: t for t in ALL_ORDER}
+
+# HoDoKu's slots that sudokit fills with Sudoku Explainer's producers doing the same job.
+_HODOKU_STAND_INS = {
+    "pointing-claiming": ("intersections",),
+    "nice-loop": ("forcing-chains",),
+    "hodoku-forcing-chain": ("nishio", "multiple-forcing-chains"),
+    "forcing-net": (
+        "dynamic-forcing-chains",
+        "dynamic-forcing-chains-plus",
+        *(f"nested-forcing-chains-{level}" for level in (2, 3, 4, 5)),
+    ),
+}
+
+#: HoDoKu's solving order (``hodoku.HODOKU_ORDER``) with sudokit's techniques: slots with no
+#: finder yet are skipped, and SE's chains stand in for HoDoKu's nice loops and forcing
+#: chains and nets.
+HODOKU_TECHNIQUES: tuple[Technique, ...] = tuple(
+    TECHNIQUES[slug]
+    for slot in HODOKU_ORDER
+    for slug in _HODOKU_STAND_INS.get(slot, (slot,))
+    if slug in TECHNIQUES
+)
 
 
 def select(names: Iterable[str] | None) -> tuple[Technique, ...]:
