@@ -15,11 +15,12 @@ singles still solve the puzzle, so what it digs already meets the target's upper
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._grid import Grid
 from .logic import Technique, select, solve_path
-from .rating import Level, Rating, rate
+from .logic.hodoku import HODOKU_LEVELS
+from .rating import Level, Rating, hodoku, rate
 
 __all__ = ["Difficulty", "difficulty"]
 
@@ -36,6 +37,7 @@ class Difficulty:
     require: tuple[tuple[str, frozenset[str]], ...]  # (name as given, step names that count)
     allow: tuple[Technique, ...] | None
     logic: int
+    hodoku_level: str | None = None
 
     def check(self, puzzle: Grid) -> tuple[bool, Rating, float]:
         """Whether ``puzzle`` meets the target, its rating (capped at ``hi`` when that is all
@@ -56,6 +58,11 @@ class Difficulty:
             and not solve_path(puzzle, techniques=self.allow).solved
         ):
             return False, rating, 0.05
+        if self.hodoku_level is not None:
+            grade = hodoku(puzzle)
+            rating = replace(rating, hodoku=grade)
+            if grade.level != self.hodoku_level:
+                return False, rating, 0.05
         return True, rating, 0.0
 
     def _engine_proves_allow(self) -> bool:
@@ -77,6 +84,8 @@ class Difficulty:
             parts.append("using " + ", ".join(name for name, _ in self.require))
         if self.allow is not None:
             parts.append("solvable with " + ", ".join(t.slug for t in self.allow))
+        if self.hodoku_level is not None:
+            parts.append(f"HoDoKu level {self.hodoku_level}")
         return " ".join(parts) or "any difficulty"
 
 
@@ -96,13 +105,21 @@ def difficulty(
     rating: tuple[float, float] | None = None,
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
+    hodoku_level: str | None = None,
 ) -> Difficulty | None:
     """Resolve the generator's difficulty options; None when there are none.
 
     Raises ValueError for unknown levels or techniques and for empty ranges.
     """
-    if level is None and rating is None and require is None and allow is None:
+    if (level, rating, require, allow, hodoku_level) == (None, None, None, None, None):
         return None
+    hod = None
+    if hodoku_level is not None:
+        hod = next((h for h in HODOKU_LEVELS if h.lower() == hodoku_level.strip().lower()), None)
+        if hod is None:
+            raise ValueError(
+                f"unknown HoDoKu level {hodoku_level!r}; choose from {', '.join(HODOKU_LEVELS)}"
+            )
     lo, hi = 1.0, 20.0
     if level is not None:
         lv = level if isinstance(level, Level) else Level.parse(level)
@@ -129,4 +146,6 @@ def difficulty(
         reach = min(hi, 2.3)
         by_rating = next(m for m, top in _LOGIC_TOP if top >= reach)
         logic = by_rating if logic == LOGIC_NONE else min(logic, by_rating)
-    return Difficulty(lo, hi, req, allowed, logic)
+    if hod is not None:
+        logic = LOGIC_NONE  # HoDoKu's singles scores differ from SE's: no dig shortcut
+    return Difficulty(lo, hi, req, allowed, logic, hod)

@@ -159,6 +159,7 @@ def _parser() -> argparse.ArgumentParser:
         help="techniques that must be enough to solve it, comma-separated "
         "(e.g. singles,pointing-claiming)",
     )
+    d.add_argument("--hodoku-level", help="HoDoKu's level: easy, medium, hard, unfair or extreme")
     d.add_argument("--rate", action="store_true", help="rate every puzzle (ER/EP/ED and level)")
     e = sub.add_parser(
         "explain",
@@ -524,6 +525,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         "rating": args.er,
         "require": _split(args.require),
         "allow": _split(args.allow),
+        "hodoku_level": args.hodoku_level,
     }
     try:
         check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)

@@ -213,12 +213,15 @@ def _difficulty_of(
     rating: tuple[float, float] | None,
     require: Iterable[str] | None,
     allow: Iterable[str] | None,
+    hodoku_level: str | None = None,
 ) -> Difficulty | None:
-    if level is None and rating is None and require is None and allow is None:
+    if (level, rating, require, allow, hodoku_level) == (None, None, None, None, None):
         return None
     from ._difficulty import difficulty  # the logic engine, only when a target asks for it
 
-    return difficulty(level=level, rating=rating, require=require, allow=allow)
+    return difficulty(
+        level=level, rating=rating, require=require, allow=allow, hodoku_level=hodoku_level
+    )
 
 
 def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
@@ -243,6 +246,7 @@ def generate(
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
+    hodoku_level: str | None = None,
 ) -> Generated:
     """Make one puzzle with exactly one solution.
 
@@ -259,12 +263,13 @@ def generate(
     - Difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
       :class:`~sudokit.rating.Level` or its name), ``rating=(lo, hi)`` on ER, ``require`` (the
       solve path must use each named technique), ``allow`` (the puzzle must be solvable with
-      these techniques alone). The result then carries its ``rating`` (also with
+      these techniques alone), ``hodoku_level`` (HoDoKu's Easy ... Extreme, see
+      :func:`sudokit.rating.hodoku`). The result then carries its ``rating`` (also with
       ``with_rating=True``).
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
-    diff = _difficulty_of(level, rating, require, allow)
+    diff = _difficulty_of(level, rating, require, allow, hodoku_level)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if minimal is None:
@@ -395,6 +400,7 @@ def generate_many(
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
+    hodoku_level: str | None = None,
 ) -> Iterator[Generated]:
     """Yield ``count`` puzzles, indexes ``start .. start+count-1``, in order.
 
@@ -405,10 +411,10 @@ def generate_many(
     check_options(shape, symmetry, clues, max_clues, timeout)
     if count < 0:
         raise ValueError(f"count must be at least 0, got {count}")
-    _difficulty_of(level, rating, require, allow)  # bad difficulty options fail here, at once
+    _difficulty_of(level, rating, require, allow, hodoku_level)  # bad options fail here, at once
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    targeted = level is not None or rating is not None or require is not None
+    targeted = (level, rating, require, hodoku_level) != (None, None, None, None)
     if chunk is None:
         # Big chunks keep the process pool's per-task cost small (9x9: 32 a task gave 1.5x on
         # two cores, 512 gives 1.8x), small ones keep every worker busy on short batches.
@@ -427,6 +433,7 @@ def generate_many(
         "require": tuple(require) if require is not None else None,
         "allow": tuple(allow) if allow is not None else None,
         "with_rating": with_rating,
+        "hodoku_level": hodoku_level,
     }
     jobs = max(1, min(jobs, -(-count // chunk)))  # no pool to start for a single chunk
     tasks = (

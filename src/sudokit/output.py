@@ -86,6 +86,8 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
         }
         if r is not None:
             obj.update(er=r.er, ep=r.ep, ed=r.ed, level=r.level.name.lower(), hardest=r.hardest)
+            if r.hodoku is not None:
+                obj.update(hodoku_level=r.hodoku.level, hodoku_score=r.hodoku.score)
         if with_solution:
             obj["solution"] = g.solution.to_line()
         return json.dumps(obj) + "\n"

@@ -85,3 +85,11 @@ def test_qqwing_simple_with_singles_never_wrong() -> None:
         grid = Grid(line[:81])
         steps = checked_path(grid, techniques=["singles"])
         assert steps
+
+
+@pytest.mark.parametrize("name", ["simple", "easy", "intermediate", "expert"])
+def test_qqwing_files_full_se_path_never_wrong(name: str) -> None:
+    """Every step of the whole SE path checked against the solution, on each QQWing file."""
+    for line in data_lines(f"qqwing_{name}.txt", limit=40):
+        steps = checked_path(Grid(line[:81]))
+        assert steps

@@ -77,3 +77,15 @@ def test_cli_targeted_generation_records_carry_ratings(capsys: pytest.CaptureFix
     with pytest.raises(SystemExit):
         main(["generate", "--er", "9-8"])
     assert main(["generate", "--level", "nightmare"]) == 2
+
+
+@pytest.mark.parametrize("level", ["Easy", "Hard"])
+def test_hodoku_level_target(level: str) -> None:
+    from sudokit.rating import hodoku
+
+    for p in generate_many(3, seed=4, hodoku_level=level.lower()):
+        assert hodoku(p.puzzle).level == level
+        assert p.rating is not None and p.rating.hodoku is not None
+        assert p.rating.hodoku.level == level
+    with pytest.raises(ValueError, match="unknown HoDoKu level"):
+        generate(hodoku_level="impossible")

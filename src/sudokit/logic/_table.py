@@ -217,6 +217,14 @@ SE_ORDER: tuple[Technique, ...] = (
 #: HoDoKu-style grading. Their ratings are SE-like: fixed patterns a little above the basic
 #: technique they resemble, chains at SE's chain ratings with its length bonus.
 EXTRA: tuple[Technique, ...] = (
+    T(
+        "locked-subsets",
+        "Locked pair and triple",
+        3.0,
+        patterns.find_locked_subsets,
+        steps=("locked-pair", "locked-triple"),
+        groups=("subsets",),
+    ),
     T("finned-x-wing", "Finned X-Wing", 3.4, patterns.find_finned_x_wings, groups=("fish",)),
     T("sashimi-x-wing", "Sashimi X-Wing", 3.5, patterns.find_sashimi_x_wings, groups=("fish",)),
     T("skyscraper", "Skyscraper", 4.0, patterns.find_skyscrapers, groups=("single-digit",)),
@@ -287,6 +295,8 @@ TECHNIQUES: dict[str, Technique] = {t.slug: t for t in ALL_ORDER}
 
 # HoDoKu's slots that sudokit fills with Sudoku Explainer's producers doing the same job.
 _HODOKU_STAND_INS = {
+    "locked-pair": ("locked-subsets",),
+    "locked-triple": (),  # the locked-subsets technique finds triples too
     "pointing-claiming": ("intersections",),
     "nice-loop": ("forcing-chains",),
     "hodoku-forcing-chain": ("nishio", "multiple-forcing-chains"),

@@ -147,8 +147,6 @@ HODOKU_LEVEL_OF: dict[str, str] = {slug: level for slug, _, _, level in _TABLE}
 #: Slots of ``HODOKU_ORDER`` that sudokit has no finder for (as of this table).
 HODOKU_ONLY: frozenset[str] = frozenset(
     {
-        "locked-pair",
-        "locked-triple",
         "sue-de-coq",
         "multi-coloring",
         "nice-loop",
