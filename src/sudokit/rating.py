@@ -120,7 +120,7 @@ class Rating:
 def hodoku(puzzle: Grid | Candidates) -> HodokuGrade:
     """HoDoKu-style grade: solve in HoDoKu's order with HoDoKu's techniques (SE's chains stand
     in for the ones sudokit lacks) and score the path by HoDoKu's rule (see
-    :mod:`sudokit.logic.hodoku`). Agrees with HoDoKu 2.2's level on 343 of the 362 puzzles of
+    :mod:`sudokit.logic.hodoku`). Agrees with HoDoKu 2.2's level on 350 of the 362 puzzles of
     the project's dev set.
 
     >>> from sudokit import Grid

@@ -89,3 +89,10 @@ def test_hodoku_level_target(level: str) -> None:
         assert p.rating.hodoku.level == level
     with pytest.raises(ValueError, match="unknown HoDoKu level"):
         generate(hodoku_level="impossible")
+
+
+def test_require_on_another_shape() -> None:
+    for p in generate_many(3, shape=Shape(2, 3), seed=6, require=["naked-single"]):
+        assert "naked-single" in {s.technique for s in rate(p.puzzle).steps}
+        steps = checked_path(p.puzzle, p.solution)
+        assert steps
