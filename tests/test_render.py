@@ -27,21 +27,10 @@ from sudokit.logic import Candidates, Link, Step, next_step
 from sudokit.render.pdf import Label, book, font_files, label_of, parse_label, read_labelled
 from sudokit.render.svg import svg, symbols_for
 
+from grid_strategies import SHAPES
+
 NS = "{http://www.w3.org/2000/svg}"
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-SHAPES = [
-    Shape(2, 2),
-    Shape(2, 3),
-    Shape(3, 2),
-    Shape(2, 4),
-    Shape(3, 3),
-    Shape(3, 4),
-    Shape(4, 3),
-    Shape(4, 4),
-    Shape(4, 5),
-    Shape(5, 5),
-    Shape(6, 6),
-]
 
 
 def sample(shape: Shape, seed: int = 1) -> Grid:
