@@ -358,7 +358,7 @@ def _puzzle_records(text: str, shape: Shape | None) -> Iterator[Record]:
 
 
 def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .logic import Candidates, apply, select, solve_steps
+    from .logic import Candidates, select, solve_steps
 
     try:
         techniques = select(args.techniques.split(",")) if args.techniques else None
@@ -377,14 +377,14 @@ def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         first = False
         state = Candidates.from_grid(rec.grid)
         count = 0
-        for count, step in enumerate(solve_steps(state, techniques=techniques), 1):
+        walk = solve_steps(state, techniques=techniques, in_place=True)
+        for count, step in enumerate(walk, 1):
             if args.format == "json":
                 out.write(json.dumps(step.to_dict()) + "\n")
             else:
                 if args.candidates:
                     out.write(format_candidates(state.shape, state.masks()) + "\n")
                 out.write(f"{count}. [{step.rating:.1f}] {step.text}\n")
-            apply(state, step)
         solved = state.is_solved()
         if args.format == "json":
             final = {

@@ -49,9 +49,8 @@ def checked_path(
         solution = found
     steps = []
     state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
-    for step in solve_steps(state, techniques=techniques, max_rating=max_rating):
+    for step in solve_steps(state, techniques=techniques, max_rating=max_rating, in_place=True):
         check_step(step, solution, state)
-        sudokit.logic.apply(state, step)
         steps.append(step)
     return steps
 

@@ -59,23 +59,26 @@ def solve_steps(
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
     max_rating: float | None = None,
+    in_place: bool = False,
 ) -> Iterator[Step]:
     """Yield each step of the solve path, applying it as it goes, until solved or stuck.
 
     ``puzzle`` may be a Grid or a Candidates state (a player's position with their own pencil
-    marks); it is not modified.
+    marks). It is not modified unless ``in_place`` is set for a Candidates state: then each
+    step is yielded *before* it is applied to that state, so a caller can show the position the
+    step is taken from, and the state ends where the path ends.
     """
-    state = _state_of(puzzle)
+    if in_place and not isinstance(puzzle, Candidates):
+        raise TypeError("in_place needs a Candidates state")
+    state = puzzle if in_place and isinstance(puzzle, Candidates) else _state_of(puzzle)
     chosen = _techniques(techniques)
     while not state.is_solved():
         step = next_step(state, techniques=chosen, max_rating=max_rating)
         if step is None:
             return
-        before = (sum(map(int.bit_count, state.cand)), state.values.count(0))
-        apply(state, step)
-        if (sum(map(int.bit_count, state.cand)), state.values.count(0)) == before:
-            raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
         yield step
+        if not apply(state, step):
+            raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
 
 
 @dataclass(frozen=True)
@@ -109,12 +112,8 @@ def solve_path(
     'Hidden single: in box 1, 6 fits only in r2c2'
     """
     state = _state_of(puzzle)
-    steps = []
-    chosen = _techniques(techniques)
-    for step in solve_steps(state, techniques=chosen, max_rating=max_rating):
-        apply(state, step)
-        steps.append(step)
-    return SolveResult(tuple(steps), state.is_solved(), state)
+    steps = tuple(solve_steps(state, techniques=techniques, max_rating=max_rating, in_place=True))
+    return SolveResult(steps, state.is_solved(), state)
 
 
 @dataclass(frozen=True)

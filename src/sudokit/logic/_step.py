@@ -127,10 +127,14 @@ def generic_text(step: Step) -> str:
     return f"{title}: {effects(step)}"
 
 
-def apply(state: Candidates, step: Step) -> None:
-    """Make the step's placements, then its eliminations, on ``state``."""
+def apply(state: Candidates, step: Step) -> bool:
+    """Make the step's placements, then its eliminations, on ``state``; return whether that
+    changed anything."""
+    changed = False
     for cell, digit in step.placements:
         if not state.values[cell]:
             state.place(cell, digit)
+            changed = True
     for cell, digit in step.eliminations:
-        state.eliminate(cell, digit)
+        changed |= state.eliminate(cell, digit)
+    return changed

@@ -27,7 +27,7 @@ from typing import Any
 from .._grid import Grid
 from ..engine import count_solutions, solve
 from ..errors import InvalidPuzzleError
-from ..logic import Candidates, apply, solve_steps
+from ..logic import Candidates, solve_steps
 from ..rating import UNSOLVED_RATING, Level
 from .api import hint_texts, step_payload
 
@@ -91,10 +91,9 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
     state = Candidates.from_grid(puzzle)
     steps = []
     top = 0.0
-    for step in solve_steps(state):
+    for step in solve_steps(state, in_place=True):
         steps.append({"hints": hint_texts(state, step), "step": step_payload(step, state)})
         top = max(top, step.rating)
-        apply(state, step)
     er = round(top, 1) if state.is_solved() else UNSOLVED_RATING
     shape = puzzle.shape
     return {
