@@ -19,7 +19,7 @@ from oracle import checked_path, data_lines
 import sudokit
 from sudokit import Grid, Shape
 from sudokit.logic import SE_ORDER, Candidates, Step, Technique, apply, select, solve_path
-from sudokit.logic._state import bits
+from sudokit.logic._state import bits, house_order
 from sudokit.logic.bug import find_bug
 from sudokit.logic.exclusion import (
     find_aligned_pair_exclusions,
@@ -27,7 +27,6 @@ from sudokit.logic.exclusion import (
 )
 from sudokit.logic.uniqueness import (
     find_unique_loops,
-    house_order,
     small_unions,
     unique_loop_rating,
 )

@@ -22,7 +22,7 @@ from .._grid import Grid
 from .._shape import Shape
 from ..errors import InvalidPuzzleError
 
-__all__ = ["Candidates", "Geometry", "bits", "geometry"]
+__all__ = ["Candidates", "Geometry", "bits", "geometry", "house_order"]
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -56,6 +56,21 @@ class Geometry:
 @lru_cache(maxsize=32)
 def geometry(shape: Shape) -> Geometry:
     return Geometry(shape)
+
+
+@lru_cache(maxsize=32)
+def house_order(shape: Shape) -> tuple[tuple[int, ...], ...]:
+    """Each cell's peers in Sudoku Explainer's order: its box, then its row, then its column
+    (SE's ``Cell.getHouseCells``; boxes are read row by row). Several techniques search in it.
+    """
+    out = []
+    for cell in range(shape.size):
+        row, col, box = shape.units_of[cell]
+        order: list[int] = []
+        for u in (box, row, col):
+            order += [c for c in shape.units[u] if c != cell and c not in order]
+        out.append(tuple(order))
+    return tuple(out)
 
 
 class Candidates:

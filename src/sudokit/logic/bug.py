@@ -41,9 +41,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ._state import Candidates, bits
+from ._state import Candidates, bits, house_order
 from ._step import Step, cell_list, digit_list, effects, register_explainer
-from .uniqueness import house_order, small_unions
+from .uniqueness import small_unions
 
 __all__ = ["find_bug"]
 

@@ -43,9 +43,8 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from .._shape import Shape
-from ._state import Candidates, bits, geometry
+from ._state import Candidates, bits, geometry, house_order
 from ._step import Step, cell_list, digit_list, effects, register_explainer
-from .uniqueness import house_order
 
 __all__ = ["find_aligned_pair_exclusions", "find_aligned_triple_exclusions"]
 

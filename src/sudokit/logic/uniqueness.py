@@ -58,28 +58,11 @@ from ._step import Step, cell_list, digit_list, effects, register_explainer
 
 __all__ = [
     "find_unique_loops",
-    "house_order",
     "small_unions",
     "unique_loop_rating",
 ]
 
 _BLOCK, _ROW, _COL = 0, 1, 2
-
-
-@lru_cache(maxsize=32)
-def house_order(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    """Each cell's peers in Sudoku Explainer's order: its box, then its row, then its column.
-
-    (SE's ``Cell.getHouseCells``; boxes are read row by row.)
-    """
-    out = []
-    for cell in range(shape.size):
-        row, col, box = shape.units_of[cell]
-        order: list[int] = []
-        for u in (box, row, col):
-            order += [c for c in shape.units[u] if c != cell and c not in order]
-        out.append(tuple(order))
-    return tuple(out)
 
 
 def unique_loop_rating(size: int) -> float:

@@ -16,31 +16,12 @@ and then the second among the pivot's peers in SE's "house" order — the pivot'
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import cast
 
-from .._shape import Shape
-from ._state import Candidates, bits
+from ._state import Candidates, bits, house_order
 from ._step import Step, cell_list, digit_list, register_explainer
 
-__all__ = ["find_xy_wings", "find_xyz_wings", "house_order"]
-
-
-@lru_cache(maxsize=32)
-def house_order(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    """Each cell's peers in Sudoku Explainer's order: its box, then its row, then its column."""
-    out = []
-    for cell in range(shape.size):
-        row, col, box = shape.units_of[cell]
-        seen = {cell}
-        order = []
-        for u in (box, row, col):
-            for c in shape.units[u]:
-                if c not in seen:
-                    seen.add(c)
-                    order.append(c)
-        out.append(tuple(order))
-    return tuple(out)
+__all__ = ["find_xy_wings", "find_xyz_wings"]
 
 
 def _wings(state: Candidates, xyz: bool) -> Iterator[Step]:
