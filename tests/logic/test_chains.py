@@ -7,7 +7,6 @@ whole solve path's ER with ``se_rated_dev.csv``.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
@@ -29,95 +28,23 @@ from sudokit.logic import _chain_engine as eng
 
 Finder = Callable[[Candidates], Iterable[Step]]
 
-CHAIN_TECHNIQUES = (
-    Technique(
+#: The chaining producers and the nested levels, as wired in the technique table.
+CHAIN_TECHNIQUES = tuple(
+    TECHNIQUES[slug]
+    for slug in (
         "forcing-chains",
-        "Forcing chains & cycles",
-        6.5,
-        chains.find_forcing_chains,
-        best=True,
-        groups=("chains",),
-    ),
-    Technique("nishio", "Nishio forcing chains", 7.5, chains.find_nishio, best=True),
-    Technique(
+        "nishio",
         "multiple-forcing-chains",
-        "Multiple forcing chains",
-        8.0,
-        chains.find_multiple_forcing_chains,
-        best=True,
-    ),
-    Technique(
         "dynamic-forcing-chains",
-        "Dynamic forcing chains",
-        8.5,
-        chains.find_dynamic_forcing_chains,
-        best=True,
-    ),
-    Technique(
         "dynamic-forcing-chains-plus",
-        "Dynamic forcing chains (+)",
-        9.0,
-        chains.find_dynamic_plus,
-        best=True,
-    ),
-)
-
-NESTED = tuple(
-    Technique(
-        f"nested-forcing-chains-{level}",
-        f"Nested forcing chains {level}",
-        9.5 + 0.5 * (level - 2),
-        chains.find_nested(level),
-        best=True,
     )
-    for level in range(2, 6)
 )
-
-# The techniques before the chains in Sudoku Explainer's order, by the modules other families
-# live in (those not written yet are left out: chains then stand in for them).
-_EARLIER = (
-    ("intersections", "find_direct_intersections", 1.7, False),
-    ("subsets", "find_direct_hidden_pairs", 2.0, False),
-    ("naked-single", None, 2.3, False),
-    ("subsets", "find_direct_hidden_triples", 2.5, False),
-    ("intersections", "find_intersections", 2.6, False),
-    ("subsets", "find_naked_pairs", 3.0, False),
-    ("fish", "find_x_wings", 3.2, False),
-    ("subsets", "find_hidden_pairs", 3.4, False),
-    ("subsets", "find_naked_triples", 3.6, False),
-    ("fish", "find_swordfish", 3.8, False),
-    ("subsets", "find_hidden_triples", 4.0, False),
-    ("wings", "find_xy_wings", 4.2, False),
-    ("wings", "find_xyz_wings", 4.4, False),
-    ("uniqueness", "find_unique_loops", 4.5, False),
-    ("subsets", "find_naked_quads", 5.0, False),
-    ("fish", "find_jellyfish", 5.2, False),
-    ("subsets", "find_hidden_quads", 5.4, False),
-    ("bug", "find_bug", 5.6, False),
-    ("exclusion", "find_aligned_pair_exclusions", 6.2, False),
-    ("chains", None, 6.5, True),
-    ("exclusion", "find_aligned_triple_exclusions", 7.5, False),
-)
+NESTED = tuple(TECHNIQUES[f"nested-forcing-chains-{level}"] for level in range(2, 6))
 
 
 def se_order(nested: bool = False) -> list[Technique]:
-    """Sudoku Explainer's order with every technique available now."""
-    if any(t.find is chains.find_forcing_chains for t in SE_ORDER):
-        order = [t for t in SE_ORDER if t.rating < 9.5]
-        return order + list(NESTED) if nested else order
-    order = [TECHNIQUES[s] for s in ("full-house", "hidden-single") if s in TECHNIQUES]
-    for module, name, rating, is_chain in _EARLIER:
-        if module == "naked-single":
-            order.append(TECHNIQUES["naked-single"])
-        elif is_chain:
-            order.append(CHAIN_TECHNIQUES[0])
-        else:
-            try:
-                find = getattr(importlib.import_module(f"sudokit.logic.{module}"), str(name))
-            except (ImportError, AttributeError):
-                continue
-            order.append(Technique(str(name), str(name), rating, find))
-    order += CHAIN_TECHNIQUES[1:]
+    """Sudoku Explainer's order, without the nested levels unless asked for."""
+    order = [t for t in SE_ORDER if t.rating < 9.5]
     return order + list(NESTED) if nested else order
 
 
@@ -133,10 +60,9 @@ def er(steps: list[Step]) -> float:
 def _state_before(puzzle: str, technique: str, order: list[Technique]) -> tuple[Candidates, Step]:
     """The state the solve path reaches just before its first step of ``technique``."""
     state = Candidates.from_grid(Grid(puzzle))
-    for step in solve_steps(state, techniques=order):
+    for step in solve_steps(state, techniques=order, in_place=True):
         if step.technique == technique:
             return state, step
-        apply(state, step)
     raise AssertionError(f"no {technique} step on the path of {puzzle}")
 
 
