@@ -6,14 +6,24 @@
 Per configuration: puzzles per second on one core (``jobs=1``) and with every core, and the
 ratio; for minimal 9x9 puzzles without symmetry, the clue-count distribution too. 16x16 and
 25x25 report seconds per puzzle (median).
+
+The ``cli`` records time ``sudokit generate -o FILE`` as a user runs it, with ``-j 1`` and with
+every core, and, in the same rounds, that many independent ``-j 1`` processes sharing the work
+(``independent_speedup``): the most this machine gives any set of processes, the ceiling for
+``--jobs``. Each round runs the three one after the other; the medians of the rounds' ratios
+are reported, so a noisy neighbour on a shared machine moves all three alike.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 
 from sudokit import Shape, generate, generate_many
 from sudokit._parallel import default_jobs
@@ -46,6 +56,46 @@ def bench_9x9(name: str, count: int, **options: object) -> None:
     emit(record)
 
 
+def bench_cli(symmetry: str, count: int, rounds: int) -> None:
+    cores = default_jobs()
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def run(*jobs_and_counts: tuple[int, int]) -> float:
+            """Seconds until every ``(jobs, count)`` command, all started at once, is done."""
+            t = time.perf_counter()
+            procs = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "sudokit", "generate", "-n", str(n), "-j", str(j),
+                     "--symmetry", symmetry, "--seed", str(k), "-o", str(Path(tmp, f"{k}.txt"))]
+                )
+                for k, (j, n) in enumerate(jobs_and_counts)
+            ]  # fmt: skip
+            if any(p.wait() for p in procs):
+                raise SystemExit("sudokit generate failed")
+            return time.perf_counter() - t
+
+        one, many, independent = [], [], []
+        for _ in range(rounds):
+            t1 = run((1, count))
+            one.append(t1)
+            many.append(t1 / run((cores, count)))
+            independent.append(t1 / run(*[(1, count // cores)] * cores))
+    emit(
+        {
+            "bench": "generate",
+            "config": f"cli 9x9 minimal {symmetry}",
+            "puzzles": count,
+            "rounds": rounds,
+            "per_second_1_job": round(count / statistics.median(one)),
+            "jobs": cores,
+            "speedup": round(statistics.median(many), 2),
+            "independent_speedup": round(statistics.median(independent), 2),
+            "speedups": [round(x, 2) for x in many],
+            "independent_speedups": [round(x, 2) for x in independent],
+        }
+    )
+
+
 def bench_big(shape: Shape, count: int, symmetry: str) -> None:
     times, clues = [], []
     for seed in range(count):
@@ -75,6 +125,8 @@ def main() -> None:
     bench_9x9("9x9 minimal none", n, symmetry="none")
     bench_9x9("9x9 minimal rot180", n, symmetry="rot180")
     bench_9x9("9x9 30 clues rot180", n, symmetry="rot180", clues=30)
+    for symmetry in ("none", "rot180"):
+        bench_cli(symmetry, 8000 if args.quick else 40000, 2 if args.quick else 5)
     bench_big(Shape(4, 4), 5 if args.quick else 30, "none")
     bench_big(Shape(5, 5), 1 if args.quick else 5, "none")
 

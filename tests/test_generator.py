@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, orbits
+from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _chunks, generate_batches, orbits
+from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
 
@@ -144,6 +149,45 @@ def test_seed_and_index_determine_the_result() -> None:
     assert tail == batch[3:]
 
 
+@given(
+    start=st.integers(0, 10**6),
+    count=st.integers(0, 50_000),
+    jobs=st.integers(1, 16),
+    fixed=st.none() | st.integers(1, 700),
+)
+def test_chunks_cover_the_indexes_in_order(
+    start: int, count: int, jobs: int, fixed: int | None
+) -> None:
+    chunks = list(_chunks(start, count, jobs, fixed))
+    assert [i for r in chunks for i in r] == list(range(start, start + count))
+    sizes = [len(r) for r in chunks]
+    if fixed is not None:
+        assert all(size == fixed for size in sizes[:-1])
+    else:  # shrinking as the work runs out, within 16..512 but for the last one
+        assert all(16 <= size <= 512 for size in sizes[:-1])
+        assert sizes == sorted(sizes, reverse=True) or len(sizes) < 2
+
+
+def test_batches_are_rendered_where_they_are_made() -> None:
+    flat = list(generate_many(40, seed=8, symmetry="none"))
+    for jobs in (1, 2):
+        assert list(generate_batches(len, 40, seed=8, symmetry="none", chunk=16, jobs=jobs)) == [
+            16,
+            16,
+            8,
+        ]
+        batches = generate_batches(list, 40, seed=8, symmetry="none", jobs=jobs)
+        assert [g for batch in batches for g in batch] == flat
+        render = partial(format_records, fmt="json", with_solution=True, keep=jobs == 2)
+        records = list(generate_batches(render, 40, seed=8, symmetry="none", chunk=7, jobs=jobs))
+        assert "".join(r.text for r in records) == "".join(
+            format_record(g, "json", with_solution=True) for g in flat
+        )
+        assert [r.count for r in records] == [7] * 5 + [5]
+        kept = [g for r in records for g in r.puzzles]
+        assert kept == (flat if jobs == 2 else [])
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
@@ -160,6 +204,27 @@ def test_bad_options_fail_before_work(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError) as e:
         generate(seed=1, **kwargs)  # type: ignore[arg-type]
     assert str(e.value)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"with_rating": True, "symmetry": "random"}, {"shape": Shape(2, 3), "clues": 14}],
+)
+def test_a_batch_pickles_compactly_and_whole(kwargs: dict[str, object]) -> None:
+    batch = _Batch(generate_many(12, seed=5, **kwargs))  # type: ignore[arg-type]
+    data = pickle.dumps(batch)
+    back = pickle.loads(data)
+    assert type(back) is _Batch and back == batch
+    assert len(data) < len(pickle.dumps(list(batch)))
+    assert pickle.loads(pickle.dumps(_Batch())) == []
+
+
+@pytest.mark.parametrize("kwargs", [{"count": -1}, {"chunk": 0}, {"symmetry": "spiral"}])
+def test_bad_batch_options_fail_before_work(kwargs: dict[str, object]) -> None:
+    options: dict[str, object] = {"count": 3, "seed": 1, **kwargs}
+    with pytest.raises(ValueError) as e:
+        next(generate_many(**options))  # type: ignore[arg-type]
+    assert str(e.value).split()[0] in ("count", "chunk", "unknown")
 
 
 def test_unreachable_target_reports_the_closest() -> None:

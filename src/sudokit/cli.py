@@ -24,8 +24,8 @@ from ._shape import Shape
 from .batch import solve_records
 from .errors import GenerationError, SudokitError
 from .formats import Record, format_candidates, format_grid, read_puzzles
-from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_many
-from .output import RECORD_FORMATS, csv_header, format_record, resume_point
+from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_batches
+from .output import RECORD_FORMATS, csv_header, format_records, resume_point
 
 __all__ = ["main"]
 
@@ -571,7 +571,14 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             out.write(csv_header(with_solution=args.with_solution))
         remaining = args.count - start
         bar = stack.enter_context(_progress(args.count, start, err))
-        puzzles = generate_many(
+        render = partial(
+            format_records,
+            fmt=args.format,
+            with_solution=args.with_solution,
+            keep=bool(args.pdf),
+        )
+        batches = generate_batches(
+            render,
             max(remaining, 0),
             shape=args.shape,
             symmetry=args.symmetry,
@@ -587,12 +594,14 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         )
 
         def records() -> Iterator[Generated]:
-            for puzzle in puzzles:
+            # Workers format whole chunks; each is written and flushed as it comes, so a killed
+            # run leaves whole records and at most one partial last one (--resume cuts it off).
+            for batch in batches:
                 if write:
-                    out.write(format_record(puzzle, args.format, with_solution=args.with_solution))
+                    out.write(batch.text)
                     out.flush()
-                bar.update(1)
-                yield puzzle
+                bar.update(batch.count)
+                yield from batch.puzzles
 
         try:
             if args.pdf:

@@ -9,10 +9,10 @@ A **record** is one generated puzzle as text in one of :data:`RECORD_FORMATS`:
 - ``json``: one JSON object a line;
 - ``csv``: a header line, then one row a puzzle.
 
-Every record says its seed and index, which is all it takes to make that puzzle again. Records
-are written whole and flushed one by one, so an interrupted run leaves whole records plus at
-most one partial one; :func:`resume_point` finds the end of the last whole record and the
-index to go on from.
+Every record says its seed and index, which is all it takes to make that puzzle again.
+``sudokit generate`` writes records in order and flushes them as each chunk of them is made, so
+an interrupted run leaves whole records plus at most one partial one; :func:`resume_point`
+finds the end of the last whole record and the index to go on from.
 """
 
 from __future__ import annotations
@@ -26,7 +26,15 @@ from pathlib import Path
 
 from .generator import Generated
 
-__all__ = ["RECORD_FORMATS", "ResumePoint", "csv_header", "format_record", "resume_point"]
+__all__ = [
+    "RECORD_FORMATS",
+    "Records",
+    "ResumePoint",
+    "csv_header",
+    "format_record",
+    "format_records",
+    "resume_point",
+]
 
 RECORD_FORMATS = ("line", "grid", "json", "csv")
 
@@ -109,6 +117,28 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
         csv.writer(buf, lineterminator="\n").writerow(row)
         return buf.getvalue()
     raise ValueError(f"unknown record format {fmt!r}; choose from {', '.join(RECORD_FORMATS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """Consecutive generated puzzles as the ``text`` of their ``count`` records, and the
+    puzzles themselves when they were asked for (``puzzles`` is empty otherwise)."""
+
+    text: str
+    count: int
+    puzzles: tuple[Generated, ...] = ()
+
+
+def format_records(
+    batch: list[Generated], fmt: str, *, with_solution: bool = False, keep: bool = False
+) -> Records:
+    """A chunk of puzzles as :class:`Records`, keeping the puzzles too when ``keep`` is true.
+
+    Made to be the ``render`` of :func:`sudokit.generator.generate_batches`, so records are
+    formatted in the worker processes and the main process only writes them.
+    """
+    text = "".join(format_record(g, fmt, with_solution=with_solution) for g in batch)
+    return Records(text, len(batch), tuple(batch) if keep else ())
 
 
 @dataclass(frozen=True)
