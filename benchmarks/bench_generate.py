@@ -66,7 +66,8 @@ def bench_cli(symmetry: str, count: int, rounds: int) -> None:
             procs = [
                 subprocess.Popen(
                     [sys.executable, "-m", "sudokit", "generate", "-n", str(n), "-j", str(j),
-                     "--symmetry", symmetry, "--seed", str(k), "-o", str(Path(tmp, f"{k}.txt"))]
+                     "--symmetry", symmetry, "--seed", str(k), "-o", str(Path(tmp, f"{k}.txt"))],
+                    stderr=subprocess.DEVNULL,  # no progress bars over the results
                 )
                 for k, (j, n) in enumerate(jobs_and_counts)
             ]  # fmt: skip

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _chunks, generate_batches, orbits
+from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _plan, generate_batches, orbits
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -153,39 +153,45 @@ def test_seed_and_index_determine_the_result() -> None:
     start=st.integers(0, 10**6),
     count=st.integers(0, 50_000),
     jobs=st.integers(1, 16),
-    fixed=st.none() | st.integers(1, 700),
+    smallest=st.integers(1, 40),
+    extra=st.integers(0, 600),
 )
-def test_chunks_cover_the_indexes_in_order(
-    start: int, count: int, jobs: int, fixed: int | None
+def test_chunks_cover_the_indexes_in_order_and_feed_every_worker(
+    start: int, count: int, jobs: int, smallest: int, extra: int
 ) -> None:
-    chunks = list(_chunks(start, count, jobs, fixed))
+    sizes = (smallest, smallest + extra)
+    workers, planned = _plan(start, count, jobs, sizes)
+    chunks = list(planned)
     assert [i for r in chunks for i in r] == list(range(start, start + count))
-    sizes = [len(r) for r in chunks]
-    if fixed is not None:
-        assert all(size == fixed for size in sizes[:-1])
-    else:  # shrinking as the work runs out, within 16..512 but for the last one
-        assert all(16 <= size <= 512 for size in sizes[:-1])
-        assert sizes == sorted(sizes, reverse=True) or len(sizes) < 2
+    assert 1 <= workers <= jobs
+    assert workers <= len(chunks) or count == 0
+    lengths = [len(r) for r in chunks]
+    assert all(smallest <= n <= smallest + extra for n in lengths[:-1])
+    assert lengths == sorted(lengths, reverse=True)  # shrinking as the work runs out
 
 
-def test_batches_are_rendered_where_they_are_made() -> None:
+def _where(batch: list[sudokit.Generated]) -> tuple[int, int]:
+    return os.getpid(), len(batch)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_batches_are_rendered_where_they_are_made(jobs: int) -> None:
     flat = list(generate_many(40, seed=8, symmetry="none"))
-    for jobs in (1, 2):
-        assert list(generate_batches(len, 40, seed=8, symmetry="none", chunk=16, jobs=jobs)) == [
-            16,
-            16,
-            8,
-        ]
-        batches = generate_batches(list, 40, seed=8, symmetry="none", jobs=jobs)
-        assert [g for batch in batches for g in batch] == flat
-        render = partial(format_records, fmt="json", with_solution=True, keep=jobs == 2)
+    made = list(generate_batches(_where, 40, seed=8, symmetry="none", chunk=16, jobs=jobs))
+    assert [n for _, n in made] == [16, 16, 8]
+    assert {pid == os.getpid() for pid, _ in made} == {jobs == 1}
+    batches = generate_batches(list, 40, seed=8, symmetry="none", jobs=jobs)
+    assert [g for batch in batches for g in batch] == flat
+    for keep in (False, True):
+        render = partial(format_records, fmt="json", with_solution=True, keep=keep)
         records = list(generate_batches(render, 40, seed=8, symmetry="none", chunk=7, jobs=jobs))
         assert "".join(r.text for r in records) == "".join(
             format_record(g, "json", with_solution=True) for g in flat
         )
         assert [r.count for r in records] == [7] * 5 + [5]
-        kept = [g for r in records for g in r.puzzles]
-        assert kept == (flat if jobs == 2 else [])
+        assert [g for r in records for g in r.puzzles] == (flat if keep else [])
+    bare = list(generate_batches(partial(format_records, fmt=None), 40, seed=8, jobs=jobs))
+    assert sum(r.count for r in bare) == 40 and not any(r.text or r.puzzles for r in bare)
 
 
 @pytest.mark.parametrize(
@@ -216,15 +222,25 @@ def test_a_batch_pickles_compactly_and_whole(kwargs: dict[str, object]) -> None:
     back = pickle.loads(data)
     assert type(back) is _Batch and back == batch
     assert len(data) < len(pickle.dumps(list(batch)))
-    assert pickle.loads(pickle.dumps(_Batch())) == []
+    empty = pickle.loads(pickle.dumps(_Batch()))
+    assert type(empty) is _Batch and empty == []
 
 
-@pytest.mark.parametrize("kwargs", [{"count": -1}, {"chunk": 0}, {"symmetry": "spiral"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"count": -1}, {"chunk": 0}, {"jobs": 0}, {"symmetry": "spiral"}, {"allow": []}],
+)
 def test_bad_batch_options_fail_before_work(kwargs: dict[str, object]) -> None:
     options: dict[str, object] = {"count": 3, "seed": 1, **kwargs}
     with pytest.raises(ValueError) as e:
         next(generate_many(**options))  # type: ignore[arg-type]
-    assert str(e.value).split()[0] in ("count", "chunk", "unknown")
+    assert str(e.value).split()[0] in ("count", "chunk", "jobs", "unknown", "allow")
+
+
+def test_technique_lists_may_be_one_shot_iterators() -> None:
+    (p,) = generate_many(1, seed=1, allow=iter(["singles"]), require=iter(["hidden-single"]))
+    path = sudokit.logic.solve_path(p.puzzle, techniques=sudokit.logic.select(["singles"]))
+    assert path.solved and "hidden-single" in {s.technique for s in path.steps}
 
 
 def test_unreachable_target_reports_the_closest() -> None:
@@ -248,13 +264,15 @@ def test_cli_generate_default_is_one_minimal_rot180_9x9(capsys: pytest.CaptureFi
 def test_cli_output_is_the_same_whatever_jobs(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["generate", "-n", "40", "--seed", "3", "--format", fmt, "--with-solution"]
+    # 300 puzzles split differently for each --jobs: 75, 56, 42, ... against 37, 32, 28, ...
+    args = ["generate", "-n", "300", "--seed", "3", "--format", fmt, "--with-solution"]
     assert main([*args, "-j", "1", "-o", str(tmp_path / "a")]) == 0
-    assert main([*args, "-j", "2", "-o", str(tmp_path / "b")]) == 0
     a = (tmp_path / "a").read_bytes()
-    assert a == (tmp_path / "b").read_bytes()
+    for jobs in ("2", "3"):
+        assert main([*args, "-j", jobs, "-o", str(tmp_path / jobs)]) == 0
+        assert a == (tmp_path / jobs).read_bytes()
     puzzles = [r.grid for r in sudokit.read_puzzles(a.decode().splitlines()) if r.grid]
-    assert len(puzzles) >= 40  # with --with-solution some formats read back solutions too
+    assert len(puzzles) >= 300  # with --with-solution some formats read back solutions too
 
 
 def test_cli_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -290,9 +308,18 @@ def test_resume_refuses_a_foreign_seed(tmp_path: Path, capsys: pytest.CaptureFix
     assert "seed 1" in capsys.readouterr().err
 
 
-def test_killed_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("count", "shape", "kill_at"),
+    [
+        (400, "3x4", 2_000),  # slow puzzles, one record a chunk
+        (8_000, "3x3", 20_000),  # quick ones, hundreds of records a chunk
+    ],
+)
+def test_killed_run_resumes_without_loss_or_duplicates(
+    count: int, shape: str, kill_at: int, tmp_path: Path
+) -> None:
     out = tmp_path / "killed.txt"
-    args = ["generate", "-n", "400", "--seed", "21", "--shape", "3x4", "--symmetry", "none"]
+    args = ["generate", "-n", str(count), "--seed", "21", "--shape", shape, "--symmetry", "none"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudokit", *args, "-j", "2", "-o", str(out)],
         stdout=subprocess.DEVNULL,
@@ -300,12 +327,12 @@ def test_killed_run_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
         start_new_session=True,
     )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 2000):
-        time.sleep(0.05)
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < kill_at):
+        time.sleep(0.01)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     whole_records = out.read_bytes().count(b"\n")
-    assert 0 < whole_records < 400, "the kill must land in the middle of the run"
+    assert 0 < whole_records < count, "the kill must land in the middle of the run"
     assert main([*args, "-j", "2", "-o", str(out), "--resume"]) == 0
     reference = tmp_path / "reference.txt"
     assert main([*args, "-j", "1", "-o", str(reference)]) == 0

@@ -513,6 +513,16 @@ def test_cli_generate_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main([*args, "--resume"]) == 2
 
 
+def test_cli_generate_pdf_is_the_same_whatever_jobs(tmp_path: Path) -> None:
+    args = ["generate", "-n", "40", "--seed", "6", "--rate", "--with-solution"]
+    for jobs in ("1", "2"):
+        pdf, records = tmp_path / f"{jobs}.pdf", tmp_path / f"{jobs}.txt"
+        assert main([*args, "-j", jobs, "--pdf", str(pdf), "-o", str(records)]) == 0
+    assert (tmp_path / "1.pdf").read_bytes() == (tmp_path / "2.pdf").read_bytes()
+    assert (tmp_path / "1.txt").read_bytes() == (tmp_path / "2.txt").read_bytes()
+    assert len((tmp_path / "2.txt").read_text().splitlines()) == 40
+
+
 def test_cli_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["svg", PUZZLE]) == 0
     root = parse(capsys.readouterr().out)

@@ -133,6 +133,8 @@ def difficulty(
             raise ValueError(f"rating range {rlo}-{rhi} does not meet level {level}")
     req = tuple((name, _step_names(name)) for name in (require or ()))
     allowed = select(list(allow)) if allow is not None else None
+    if allowed == ():
+        raise ValueError("allow names no technique; give at least one (for example singles)")
     logic = LOGIC_NONE
     if allowed is not None:
         slugs = {t.slug for t in allowed}

@@ -573,7 +573,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         bar = stack.enter_context(_progress(args.count, start, err))
         render = partial(
             format_records,
-            fmt=args.format,
+            fmt=args.format if write else None,
             with_solution=args.with_solution,
             keep=bool(args.pdf),
         )
@@ -600,8 +600,11 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
                 if write:
                     out.write(batch.text)
                     out.flush()
-                bar.update(batch.count)
-                yield from batch.puzzles
+                if not batch.puzzles:
+                    bar.update(batch.count)
+                for puzzle in batch.puzzles:  # counted as the book takes them
+                    bar.update(1)
+                    yield puzzle
 
         try:
             if args.pdf:

@@ -31,8 +31,9 @@ import hashlib
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import _engine
@@ -388,17 +389,33 @@ def _run(task: _Task[R]) -> R:
     return task.render(made)
 
 
-def _chunks(start: int, count: int, jobs: int, fixed: int | None) -> Iterator[range]:
-    """Consecutive ranges covering ``start .. start+count-1``.
+# (smallest, largest) chunk of indexes a task. Quick 9x9 puzzles come in big chunks so the
+# process pool's per-task cost stays small (32 a task gave 1.5x on two cores, 512 gives 1.8x).
+# Puzzles that take milliseconds or more (rated, or with a difficulty target) come a few at a
+# time and big shapes one at a time, so that they stream out as they are made.
+_CHUNKS_QUICK = (16, 512)
+_CHUNKS_SLOW = (1, 8)
+_CHUNKS_BIG = (1, 1)
 
-    ``fixed`` gives ranges of that size. Otherwise they shrink as the work runs out (a quarter
-    of each worker's share of what is left, between 16 and 512): big ranges early keep the
-    process pool's per-task cost small, small ones at the end leave no worker idle while
-    another finishes a long range.
+
+def _plan(start: int, count: int, jobs: int, sizes: tuple[int, int]) -> tuple[int, Iterator[range]]:
+    """The number of processes to use (no more than there will be chunks) and the chunks."""
+    jobs = max(1, min(jobs, -(-count // sizes[0])))
+    return jobs, _chunks(start, count, jobs, sizes)
+
+
+def _chunks(start: int, count: int, jobs: int, sizes: tuple[int, int]) -> Iterator[range]:
+    """Consecutive ranges covering ``start .. start+count-1``, of ``sizes`` = (smallest,
+    largest) indexes but for the last one.
+
+    They shrink as the work runs out (a quarter of each worker's share of what is left): big
+    ranges early keep the per-task cost small, small ones at the end leave no worker idle
+    while another finishes a long range.
     """
+    smallest, largest = sizes
     end = start + count
     while start < end:
-        size = fixed or max(16, min(512, (end - start) // (4 * jobs)))
+        size = max(smallest, min(largest, (end - start) // (4 * jobs)))
         yield range(start, min(start + size, end))
         start += size
 
@@ -426,8 +443,9 @@ def generate_many(
     """Yield ``count`` puzzles, indexes ``start .. start+count-1``, in order.
 
     Puzzle ``i`` is ``generate(..., seed=seed, index=i)``: the same whatever ``jobs`` is. With
-    ``jobs > 1`` the work is spread over that many processes, a chunk of indexes at a time
-    (``chunk`` fixes the chunk size; by default it is chosen for the shape and target).
+    ``jobs > 1`` the work is spread over that many processes, a chunk of indexes at a time.
+    ``chunk`` fixes the chunk size; by default chunks are big for quick 9x9 puzzles and small
+    for slow ones, and shrink as the work runs out.
     """
     batches = generate_batches(
         _Batch,
@@ -453,12 +471,17 @@ def generate_many(
         yield from batch
 
 
+# Generated's fields after the two grids, in order: what _Batch sends as plain values.
+_FACT_NAMES = tuple(f.name for f in fields(Generated)[2:])
+_facts_of = attrgetter(*_FACT_NAMES)
+
+
 class _Batch(list[Generated]):
     """Consecutive generated puzzles, pickled compactly for the trip back from a worker.
 
-    The cells of every grid travel end to end in two byte strings, and the facts as plain
-    tuples: an eighth of the work of pickling each ``Generated`` with its two grids, and
-    less than half of unpickling them, which is all the main process does in a batch.
+    The cells of every grid travel end to end in two byte strings, and the other fields as a
+    plain tuple a puzzle: far cheaper to pickle and unpickle than each ``Generated`` with its
+    two grids, and unpickling is all the main process does for a batch.
     """
 
     __slots__ = ()
@@ -466,21 +489,13 @@ class _Batch(list[Generated]):
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         if not self:
             return (_Batch, ())
-        facts = [
-            (g.seed, g.index, g.symmetry, g.minimal, g.orbit_minimal, g.attempts, g.rating)
-            for g in self
-        ]
+        facts = [_facts_of(g) for g in self]
         puzzles = b"".join(g.puzzle.cells for g in self)
         solutions = b"".join(g.solution.cells for g in self)
         return (_unpack, (self[0].shape, puzzles, solutions, facts))
 
 
-def _unpack(
-    shape: Shape,
-    puzzles: bytes,
-    solutions: bytes,
-    facts: list[tuple[int, int, str, bool | None, bool | None, int, Rating | None]],
-) -> _Batch:
+def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> _Batch:
     size = shape.size
     grid = Grid._trusted
     batch = _Batch()
@@ -513,9 +528,12 @@ def generate_batches(
 ) -> Iterator[R]:
     """:func:`generate_many`'s puzzles a chunk at a time, as ``render(chunk)``, in order.
 
-    ``render`` runs where the chunk was made, in the worker process when ``jobs > 1``, so
-    turning puzzles into output there (``sudokit generate`` formats its records this way)
-    leaves the main process only the writing. ``render`` and what it returns must pickle.
+    ``render`` runs where the chunk was made: in a worker process when ``jobs > 1`` (then it
+    and what it returns must pickle), so turning puzzles into output there (``sudokit
+    generate`` formats its records this way) leaves the main process only the writing. How
+    the puzzles are split into chunks depends on ``count`` and ``jobs`` unless ``chunk`` fixes
+    it; only the puzzles, in order, are the same whatever ``jobs`` is, so a ``render`` whose
+    result depends on the split gives output that does too.
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
@@ -523,12 +541,22 @@ def generate_batches(
         raise ValueError(f"count must be at least 0, got {count}")
     if chunk is not None and chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    # Read once: one-shot iterators would be used up by the check below.
+    require = tuple(require) if require is not None else None
+    allow = tuple(allow) if allow is not None else None
     _difficulty_of(level, rating, require, allow, hodoku_level)  # bad options fail here, at once
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    targeted = (level, rating, require, hodoku_level) != (None, None, None, None)
-    if chunk is None and (shape.n > 9 or targeted):
-        chunk = 1  # slow puzzles: one a task, written as each is made
+    if chunk is not None:
+        sizes = (chunk, chunk)
+    elif shape.n > 9:
+        sizes = _CHUNKS_BIG
+    elif with_rating or (level, rating, require, allow, hodoku_level) != (None,) * 5:
+        sizes = _CHUNKS_SLOW
+    else:
+        sizes = _CHUNKS_QUICK
     options: dict[str, object] = {
         "shape": shape,
         "symmetry": symmetry,
@@ -539,11 +567,11 @@ def generate_batches(
         "timeout": timeout,
         "level": level,
         "rating": rating,
-        "require": tuple(require) if require is not None else None,
-        "allow": tuple(allow) if allow is not None else None,
+        "require": require,
+        "allow": allow,
         "with_rating": with_rating,
         "hodoku_level": hodoku_level,
     }
-    jobs = max(1, min(jobs, -(-count // (chunk or 16))))  # no more workers than chunks
-    tasks = (_Task(r, options, render) for r in _chunks(start, count, jobs, chunk))
+    jobs, chunks = _plan(start, count, jobs, sizes)
+    tasks = (_Task(r, options, render) for r in chunks)
     yield from ordered_map(_run, tasks, jobs=jobs)

@@ -21,10 +21,11 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .generator import Generated
+from .generator import Generated, _Batch
 
 __all__ = [
     "RECORD_FORMATS",
@@ -121,24 +122,28 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
 
 @dataclass(frozen=True, slots=True)
 class Records:
-    """Consecutive generated puzzles as the ``text`` of their ``count`` records, and the
-    puzzles themselves when they were asked for (``puzzles`` is empty otherwise)."""
+    """Consecutive generated puzzles as the text of their records.
+
+    ``count`` is the number of puzzles; ``text`` is empty when no format was asked for, and
+    ``puzzles`` holds the puzzles themselves when they were asked for (empty otherwise).
+    """
 
     text: str
     count: int
-    puzzles: tuple[Generated, ...] = ()
+    puzzles: Sequence[Generated] = ()
 
 
 def format_records(
-    batch: list[Generated], fmt: str, *, with_solution: bool = False, keep: bool = False
+    batch: list[Generated], fmt: str | None, *, with_solution: bool = False, keep: bool = False
 ) -> Records:
-    """A chunk of puzzles as :class:`Records`, keeping the puzzles too when ``keep`` is true.
+    """A chunk of puzzles as :class:`Records` of format ``fmt`` (None: no text), keeping the
+    puzzles too when ``keep`` is true.
 
     Made to be the ``render`` of :func:`sudokit.generator.generate_batches`, so records are
     formatted in the worker processes and the main process only writes them.
     """
-    text = "".join(format_record(g, fmt, with_solution=with_solution) for g in batch)
-    return Records(text, len(batch), tuple(batch) if keep else ())
+    text = "".join(format_record(g, fmt, with_solution=with_solution) for g in batch) if fmt else ""
+    return Records(text, len(batch), _Batch(batch) if keep else ())
 
 
 @dataclass(frozen=True)
