@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _plan, generate_batches, orbits
+from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _plan, orbits
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -177,20 +177,21 @@ def _where(batch: list[sudokit.Generated]) -> tuple[int, int]:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_batches_are_rendered_where_they_are_made(jobs: int) -> None:
     flat = list(generate_many(40, seed=8, symmetry="none"))
-    made = list(generate_batches(_where, 40, seed=8, symmetry="none", chunk=16, jobs=jobs))
+    made = list(generate_many(40, seed=8, symmetry="none", chunk=16, jobs=jobs).rendered(_where))
     assert [n for _, n in made] == [16, 16, 8]
     assert {pid == os.getpid() for pid, _ in made} == {jobs == 1}
-    batches = generate_batches(list, 40, seed=8, symmetry="none", jobs=jobs)
+    batches = generate_many(40, seed=8, symmetry="none", jobs=jobs).rendered(list)
     assert [g for batch in batches for g in batch] == flat
     for keep in (False, True):
         render = partial(format_records, fmt="json", with_solution=True, keep=keep)
-        records = list(generate_batches(render, 40, seed=8, symmetry="none", chunk=7, jobs=jobs))
+        stream = generate_many(40, seed=8, symmetry="none", chunk=7, jobs=jobs)
+        records = list(stream.rendered(render))
         assert "".join(r.text for r in records) == "".join(
             format_record(g, "json", with_solution=True) for g in flat
         )
         assert [r.count for r in records] == [7] * 5 + [5]
         assert [g for r in records for g in r.puzzles] == (flat if keep else [])
-    bare = list(generate_batches(partial(format_records, fmt=None), 40, seed=8, jobs=jobs))
+    bare = list(generate_many(40, seed=8, jobs=jobs).rendered(partial(format_records, fmt=None)))
     assert sum(r.count for r in bare) == 40 and not any(r.text or r.puzzles for r in bare)
 
 
@@ -235,6 +236,18 @@ def test_bad_batch_options_fail_before_work(kwargs: dict[str, object]) -> None:
     with pytest.raises(ValueError) as e:
         next(generate_many(**options))  # type: ignore[arg-type]
     assert str(e.value).split()[0] in ("count", "chunk", "jobs", "unknown", "allow")
+
+
+def test_a_stream_checks_options_at_once_and_runs_once() -> None:
+    with pytest.raises(ValueError, match="count"):
+        generate_many(-1)  # no next() needed
+    stream = generate_many(40, seed=2, symmetry="none", jobs=2)
+    first = next(stream)
+    with pytest.raises(RuntimeError, match="started"):
+        stream.rendered(list)
+    stream.close()
+    assert next(stream, None) is None
+    assert first == generate(seed=2, index=0, symmetry="none")
 
 
 def test_technique_lists_may_be_one_shot_iterators() -> None:

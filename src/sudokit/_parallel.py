@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
@@ -28,7 +28,9 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1) -> Iterator[R]:
+def ordered_map(
+    fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1
+) -> Generator[R, None, None]:
     """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")

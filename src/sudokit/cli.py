@@ -24,7 +24,7 @@ from ._shape import Shape
 from .batch import solve_records
 from .errors import GenerationError, SudokitError
 from .formats import Record, format_candidates, format_grid, read_puzzles
-from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_batches
+from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_many
 from .output import RECORD_FORMATS, csv_header, format_records, resume_point
 
 __all__ = ["main"]
@@ -577,8 +577,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             with_solution=args.with_solution,
             keep=bool(args.pdf),
         )
-        batches = generate_batches(
-            render,
+        batches = generate_many(
             max(remaining, 0),
             shape=args.shape,
             symmetry=args.symmetry,
@@ -591,7 +590,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             timeout=args.timeout,
             with_rating=args.rate,
             **difficulty,
-        )
+        ).rendered(render)
 
         def records() -> Iterator[Generated]:
             # Workers format whole chunks; each is written and flushed as it comes, so a killed

@@ -30,9 +30,10 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -49,9 +50,9 @@ if TYPE_CHECKING:
 __all__ = [
     "SYMMETRIES",
     "Generated",
+    "PuzzleStream",
     "check_options",
     "generate",
-    "generate_batches",
     "generate_many",
     "orbits",
 ]
@@ -439,101 +440,14 @@ def generate_many(
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
     hodoku_level: str | None = None,
-) -> Iterator[Generated]:
-    """Yield ``count`` puzzles, indexes ``start .. start+count-1``, in order.
+) -> PuzzleStream:
+    """``count`` puzzles, indexes ``start .. start+count-1``, in order, as a
+    :class:`PuzzleStream` (an iterator; options are checked at once, work starts on demand).
 
     Puzzle ``i`` is ``generate(..., seed=seed, index=i)``: the same whatever ``jobs`` is. With
     ``jobs > 1`` the work is spread over that many processes, a chunk of indexes at a time.
     ``chunk`` fixes the chunk size; by default chunks are big for quick 9x9 puzzles and small
     for slow ones, and shrink as the work runs out.
-    """
-    batches = generate_batches(
-        _Batch,
-        count,
-        shape=shape,
-        symmetry=symmetry,
-        clues=clues,
-        max_clues=max_clues,
-        minimal=minimal,
-        seed=seed,
-        start=start,
-        jobs=jobs,
-        timeout=timeout,
-        chunk=chunk,
-        level=level,
-        rating=rating,
-        require=require,
-        allow=allow,
-        with_rating=with_rating,
-        hodoku_level=hodoku_level,
-    )
-    for batch in batches:
-        yield from batch
-
-
-# Generated's fields after the two grids, in order: what _Batch sends as plain values.
-_FACT_NAMES = tuple(f.name for f in fields(Generated)[2:])
-_facts_of = attrgetter(*_FACT_NAMES)
-
-
-class _Batch(list[Generated]):
-    """Consecutive generated puzzles, pickled compactly for the trip back from a worker.
-
-    The cells of every grid travel end to end in two byte strings, and the other fields as a
-    plain tuple a puzzle: far cheaper to pickle and unpickle than each ``Generated`` with its
-    two grids, and unpickling is all the main process does for a batch.
-    """
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
-        if not self:
-            return (_Batch, ())
-        facts = [_facts_of(g) for g in self]
-        puzzles = b"".join(g.puzzle.cells for g in self)
-        solutions = b"".join(g.solution.cells for g in self)
-        return (_unpack, (self[0].shape, puzzles, solutions, facts))
-
-
-def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> _Batch:
-    size = shape.size
-    grid = Grid._trusted
-    batch = _Batch()
-    for i, fact in enumerate(facts):
-        cells = slice(i * size, (i + 1) * size)
-        batch.append(Generated(grid(shape, puzzles[cells]), grid(shape, solutions[cells]), *fact))
-    return batch
-
-
-def generate_batches(
-    render: Callable[[list[Generated]], R],
-    count: int,
-    *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
-    seed: int | None = None,
-    start: int = 0,
-    jobs: int = 1,
-    timeout: float | None = 60.0,
-    chunk: int | None = None,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    with_rating: bool = False,
-    hodoku_level: str | None = None,
-) -> Iterator[R]:
-    """:func:`generate_many`'s puzzles a chunk at a time, as ``render(chunk)``, in order.
-
-    ``render`` runs where the chunk was made: in a worker process when ``jobs > 1`` (then it
-    and what it returns must pickle), so turning puzzles into output there (``sudokit
-    generate`` formats its records this way) leaves the main process only the writing. How
-    the puzzles are split into chunks depends on ``count`` and ``jobs`` unless ``chunk`` fixes
-    it; only the puzzles, in order, are the same whatever ``jobs`` is, so a ``render`` whose
-    result depends on the split gives output that does too.
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
@@ -572,6 +486,85 @@ def generate_batches(
         "with_rating": with_rating,
         "hodoku_level": hodoku_level,
     }
-    jobs, chunks = _plan(start, count, jobs, sizes)
-    tasks = (_Task(r, options, render) for r in chunks)
-    yield from ordered_map(_run, tasks, jobs=jobs)
+    return PuzzleStream(_plan(start, count, jobs, sizes), options)
+
+
+class PuzzleStream(Iterator[Generated]):
+    """The puzzles of :func:`generate_many`, in index order.
+
+    Iterate over it for the puzzles one by one, or, instead, call :meth:`rendered` for them a
+    chunk at a time, turned into whatever the caller needs where they were made.
+    """
+
+    def __init__(self, plan: tuple[int, Iterator[range]], options: dict[str, object]) -> None:
+        self._plan: tuple[int, Iterator[range]] | None = plan
+        self._options = options
+        self._puzzles: Iterator[Generated] | None = None
+        self._running: Generator[Any, None, None] | None = None
+
+    def __next__(self) -> Generated:
+        if self._puzzles is None:
+            self._puzzles = chain.from_iterable(self.rendered(_Batch))
+        return next(self._puzzles)
+
+    def rendered(self, render: Callable[[list[Generated]], R]) -> Iterator[R]:
+        """The puzzles as ``render(chunk)`` for consecutive chunks, in order.
+
+        ``render`` runs where the chunk was made: in a worker process when ``jobs > 1`` (then
+        it and what it returns must pickle), so turning puzzles into output there (``sudokit
+        generate`` formats its records this way) leaves the main process only the writing.
+        How the puzzles are split into chunks depends on ``count`` and ``jobs`` unless
+        ``chunk`` fixes it; only the puzzles, in order, are the same whatever ``jobs`` is, so a
+        ``render`` whose result depends on the split gives output that does too.
+
+        A stream runs once: this raises RuntimeError when it has started already.
+        """
+        if self._plan is None:
+            raise RuntimeError("this stream of puzzles has started already; ask for a new one")
+        (jobs, chunks), self._plan = self._plan, None
+        tasks = (_Task(r, self._options, render) for r in chunks)
+        running = ordered_map(_run, tasks, jobs=jobs)
+        self._running = running
+        return running
+
+    def close(self) -> None:
+        """Stop now rather than when the stream is collected: no more chunks start, and the
+        worker processes end as soon as the chunks in their hands are done."""
+        self._plan = None
+        self._puzzles = iter(())
+        if self._running is not None:
+            self._running.close()
+
+
+# Generated's fields after the two grids, in order: what _Batch sends as plain values.
+_FACT_NAMES = tuple(f.name for f in fields(Generated)[2:])
+_facts_of = attrgetter(*_FACT_NAMES)
+
+
+class _Batch(list[Generated]):
+    """Consecutive generated puzzles, pickled compactly for the trip back from a worker.
+
+    The cells of every grid travel end to end in two byte strings, and the other fields as a
+    plain tuple a puzzle: far cheaper to pickle and unpickle than each ``Generated`` with its
+    two grids, and unpickling is all the main process does for a batch.
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        if not self:
+            return (_Batch, ())
+        facts = [_facts_of(g) for g in self]
+        puzzles = b"".join(g.puzzle.cells for g in self)
+        solutions = b"".join(g.solution.cells for g in self)
+        return (_unpack, (self[0].shape, puzzles, solutions, facts))
+
+
+def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> _Batch:
+    size = shape.size
+    grid = Grid._trusted
+    batch = _Batch()
+    for i, fact in enumerate(facts):
+        cells = slice(i * size, (i + 1) * size)
+        batch.append(Generated(grid(shape, puzzles[cells]), grid(shape, solutions[cells]), *fact))
+    return batch

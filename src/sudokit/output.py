@@ -139,8 +139,8 @@ def format_records(
     """A chunk of puzzles as :class:`Records` of format ``fmt`` (None: no text), keeping the
     puzzles too when ``keep`` is true.
 
-    Made to be the ``render`` of :func:`sudokit.generator.generate_batches`, so records are
-    formatted in the worker processes and the main process only writes them.
+    Made for :meth:`sudokit.generator.PuzzleStream.rendered`, so records are formatted in the
+    worker processes and the main process only writes them.
     """
     text = "".join(format_record(g, fmt, with_solution=with_solution) for g in batch) if fmt else ""
     return Records(text, len(batch), _Batch(batch) if keep else ())
