@@ -1,7 +1,7 @@
 """Ordered, memory-bounded parallel map over chunks of work.
 
 ``ordered_map(fn, items, jobs=N)`` yields ``fn(item)`` for each item in input order. With
-``jobs > 1`` the calls run in ``jobs`` worker processes, with at most ``2 * jobs`` items in
+``jobs > 1`` the calls run in ``jobs`` worker processes, with at most ``8 * jobs`` items in
 flight, so a long input streams through in flat memory (``multiprocessing.Pool.imap`` would
 read the whole input ahead). ``fn`` and the items must pickle.
 """
@@ -15,6 +15,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
 __all__ = ["default_jobs", "ordered_map"]
+
+# Items in flight per worker. Results are yielded in order, so when one worker is slowed (by
+# a busy machine, or a long item) the others run ahead by at most this many items before they
+# wait; 2 left workers idle often enough to cost 3-5% on two cores, 8 does not.
+_AHEAD = 8
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -43,7 +48,7 @@ def ordered_map(
         try:
             for item in items:
                 pending.append(pool.submit(fn, item))
-                if len(pending) >= 2 * jobs:
+                if len(pending) >= _AHEAD * jobs:
                     yield pending.popleft().result()
             while pending:
                 yield pending.popleft().result()
