@@ -11,7 +11,9 @@ The ``cli`` records time ``sudokit generate -o FILE`` as a user runs it, with ``
 every core, and, in the same rounds, that many independent ``-j 1`` processes sharing the work
 (``independent_speedup``): the most this machine gives any set of processes, the ceiling for
 ``--jobs``. Each round runs the three one after the other; the medians of the rounds' ratios
-are reported, so a noisy neighbour on a shared machine moves all three alike.
+are reported, so a noisy neighbour on a shared machine moves all three alike, and
+``of_independent`` is the median of the rounds' independent time divided by their ``--jobs``
+time (1.0: ``--jobs`` costs nothing over separate processes).
 """
 
 from __future__ import annotations
@@ -75,12 +77,15 @@ def bench_cli(symmetry: str, count: int, rounds: int) -> None:
                 raise SystemExit("sudokit generate failed")
             return time.perf_counter() - t
 
-        one, many, independent = [], [], []
+        one, many, independent, share = [], [], [], []
         for _ in range(rounds):
             t1 = run((1, count))
+            t_many = run((cores, count))
+            t_independent = run(*[(1, count // cores)] * cores)
             one.append(t1)
-            many.append(t1 / run((cores, count)))
-            independent.append(t1 / run(*[(1, count // cores)] * cores))
+            many.append(t1 / t_many)
+            independent.append(t1 / t_independent)
+            share.append(t_independent / t_many)
     emit(
         {
             "bench": "generate",
@@ -91,6 +96,8 @@ def bench_cli(symmetry: str, count: int, rounds: int) -> None:
             "jobs": cores,
             "speedup": round(statistics.median(many), 2),
             "independent_speedup": round(statistics.median(independent), 2),
+            # what --jobs gets of what independent processes get, round by round
+            "of_independent": round(statistics.median(share), 3),
             "speedups": [round(x, 2) for x in many],
             "independent_speedups": [round(x, 2) for x in independent],
         }
