@@ -278,3 +278,21 @@ def test_solve_records_streams_in_flat_memory() -> None:
     kept, kept_peak = _peak(_solved_keeping_all, STREAMED // 5)
     assert kept == STREAMED // 5
     assert kept_peak > PEAK_BOUND, f"peak {kept_peak:,} bytes"
+
+
+ONE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+
+
+@pytest.mark.parametrize("command", ["hint", "svg"])
+def test_one_puzzle_commands_refuse_anything_else(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    two = tmp_path / "two.txt"
+    two.write_text(f"{ONE}\n{ONE}\n")
+    assert main([command, str(two)]) == 2
+    assert f"sudokit {command}: error: give exactly one puzzle" in capsys.readouterr().err
+    assert main([command, ONE[:-1] + "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sudokit {command}: error: ") and "exactly one" not in err
+    assert main([command, ONE]) == 0
+    assert capsys.readouterr().out

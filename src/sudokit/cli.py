@@ -13,12 +13,14 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from tqdm import tqdm
 
 from . import __version__
+from ._grid import Grid
 from ._parallel import default_jobs
 from ._shape import Shape
 from .batch import solve_records
@@ -328,12 +330,7 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
 def _svg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .render.svg import svg
 
-    records = list(_puzzle_records(args.puzzle, args.shape))
-    if len(records) != 1 or records[0].grid is None:
-        reason = records[0].error if records and records[0].error else "give exactly one puzzle"
-        err.write(f"sudokit svg: error: {reason}\n")
-        return 2
-    grid = records[0].grid
+    grid = _one_puzzle(args, "svg")
     state = step = None
     if args.candidates or args.step:
         from .logic import Candidates, next_step
@@ -355,6 +352,15 @@ def _puzzle_records(text: str, shape: Shape | None) -> Iterator[Record]:
             yield from read_puzzles(f, shape=shape, source=text)
         return
     yield from read_puzzles(text.splitlines(), shape=shape, source="<argument>")
+
+
+def _one_puzzle(args: argparse.Namespace, command: str) -> Grid:
+    """The one puzzle a command such as ``hint`` takes; a usage error (exit 2) otherwise."""
+    records = list(islice(_puzzle_records(args.puzzle, args.shape), 2))  # 2: enough to refuse
+    if len(records) != 1 or records[0].grid is None:
+        reason = records[0].error if records and records[0].error else None
+        raise _Fail(f"sudokit {command}: error: {reason or 'give exactly one puzzle'}", 2)
+    return records[0].grid
 
 
 def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -447,12 +453,7 @@ def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _hint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .logic import hint
 
-    records = list(_puzzle_records(args.puzzle, args.shape))
-    if len(records) != 1 or records[0].grid is None:
-        reason = records[0].error if records and records[0].error else "give exactly one puzzle"
-        err.write(f"sudokit hint: error: {reason}\n")
-        return 2
-    h = hint(records[0].grid, args.level)
+    h = hint(_one_puzzle(args, "hint"), args.level)
     if h is None:
         out.write("No hint: the puzzle is solved, or no technique applies.\n")
         return 1
