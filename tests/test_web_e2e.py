@@ -69,12 +69,8 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrowserContext
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[PlayServer]:
-    srv = make_server(port=0, timeout_new=1.0)
-    thread = srv.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with make_server(port=0, timeout_new=1.0).serving() as srv:
+        yield srv
 
 
 @pytest.fixture

@@ -26,12 +26,8 @@ EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[PlayServer]:
-    srv = make_server(port=0, timeout_new=5.0)
-    thread = srv.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with make_server(port=0, timeout_new=5.0).serving() as srv:
+        yield srv
 
 
 def request(

@@ -24,9 +24,11 @@ import json
 import logging
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
 
 from . import page
@@ -98,6 +100,17 @@ class PlayServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, name="sudokit-play", daemon=True)
         thread.start()
         return thread
+
+    @contextmanager
+    def serving(self) -> Iterator[Self]:
+        """Serve in a daemon thread for the ``with`` block, then stop and close the server."""
+        thread = self.start()
+        try:
+            yield self
+        finally:
+            self.shutdown()
+            self.server_close()
+            thread.join(5)
 
 
 def make_server(
