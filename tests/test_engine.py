@@ -540,3 +540,18 @@ def test_solution_cells_helper_is_valid() -> None:
     for shape in DIFF_SHAPES:
         cells = solution_cells(shape, random.Random(1))
         assert reference.is_valid_solution(shape, cells, bytes(shape.size))
+
+
+def test_unique_solution_names_what_is_wrong() -> None:
+    from sudokit import NotUniqueError, unique_solution
+
+    puzzle = Grid("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    assert unique_solution(puzzle) == solve(puzzle)
+    with pytest.raises(NotUniqueError, match="more than one solution") as several:
+        unique_solution(Grid("." * 81))
+    assert several.value.solutions == 2
+    # No two equal clues in a unit, yet no solution: r1c1 needs the 1 that r2c1 holds.
+    with pytest.raises(NotUniqueError, match="no solution") as none:
+        unique_solution(Grid("." + "23456789" + "1" + "." * 71))
+    assert none.value.solutions == 0
+    assert isinstance(none.value, ValueError)

@@ -44,6 +44,7 @@ def test_public_names() -> None:
             "Grid",
             "InvalidPuzzleError",
             "InvalidShapeError",
+            "NotUniqueError",
             "Record",
             "SYMMETRIES",
             "Generated",
@@ -61,6 +62,7 @@ def test_public_names() -> None:
             "read_puzzles",
             "solve",
             "solve_many",
+            "unique_solution",
         ]
     )
     for name in sudokit.__all__:

@@ -26,8 +26,22 @@ from __future__ import annotations
 
 from ._grid import Grid
 from ._shape import MAX_SIDE, Shape
-from .engine import count_many, count_solutions, is_unique, random_grid, solve, solve_many
-from .errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
+from .engine import (
+    count_many,
+    count_solutions,
+    is_unique,
+    random_grid,
+    solve,
+    solve_many,
+    unique_solution,
+)
+from .errors import (
+    GenerationError,
+    InvalidPuzzleError,
+    InvalidShapeError,
+    NotUniqueError,
+    SudokitError,
+)
 from .formats import Record, format_grid, parse_grid, read_puzzles
 from .generator import SYMMETRIES, Generated, generate, generate_many
 
@@ -39,6 +53,7 @@ __all__ = [
     "Grid",
     "InvalidPuzzleError",
     "InvalidShapeError",
+    "NotUniqueError",
     "Record",
     "SYMMETRIES",
     "Generated",
@@ -56,4 +71,5 @@ __all__ = [
     "read_puzzles",
     "solve",
     "solve_many",
+    "unique_solution",
 ]

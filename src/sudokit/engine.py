@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from . import _engine
 from ._grid import Grid
 from ._shape import Shape
+from .errors import NotUniqueError
 
 __all__ = [
     "count_many",
@@ -30,6 +31,7 @@ __all__ = [
     "random_grid",
     "solve",
     "solve_many",
+    "unique_solution",
 ]
 
 _SEED_MASK = (1 << 64) - 1
@@ -64,6 +66,25 @@ def count_solutions(grid: Grid, *, limit: int = 2) -> int:
 def is_unique(grid: Grid) -> bool:
     """True when ``grid`` has exactly one solution."""
     return count_solutions(grid, limit=2) == 1
+
+
+def unique_solution(grid: Grid) -> Grid:
+    """The one solution of ``grid``; :class:`~sudokit.errors.NotUniqueError` when it has none
+    or more than one. Every command that needs one solution (rating, explaining, hints,
+    printing) asks this first, so a broken puzzle fails at once with a clear message.
+
+    >>> unique_solution(Grid("." * 81))
+    Traceback (most recent call last):
+      ...
+    sudokit.errors.NotUniqueError: more than one solution
+    """
+    shape = grid.shape
+    solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2)
+    if count == 0 or solution is None:
+        raise NotUniqueError("no solution", solutions=0)
+    if count > 1:
+        raise NotUniqueError("more than one solution", solutions=2)
+    return Grid._trusted(shape, solution)
 
 
 def _batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:

@@ -4,7 +4,9 @@ The tree::
 
     SudokitError                      base of everything sudokit raises on purpose
     ├── InvalidPuzzleError(ValueError) bad input: wrong length, unknown symbol, a digit
-    │                                  repeated in a unit; the message names what and where
+    │   │                              repeated in a unit; the message names what and where
+    │   └── NotUniqueError             a puzzle with no solution or more than one, given where
+    │                                  one solution is needed (rating, explaining, printing)
     ├── InvalidShapeError(ValueError)  a box shape sudokit cannot build (e.g. ``1x9``, ``9x9``)
     └── GenerationError               a generator target could not be reached in its budget
 
@@ -14,7 +16,13 @@ column or cell (``r5c3``) where the problem is.
 
 from __future__ import annotations
 
-__all__ = ["GenerationError", "InvalidPuzzleError", "InvalidShapeError", "SudokitError"]
+__all__ = [
+    "GenerationError",
+    "InvalidPuzzleError",
+    "InvalidShapeError",
+    "NotUniqueError",
+    "SudokitError",
+]
 
 
 class SudokitError(Exception):
@@ -23,6 +31,17 @@ class SudokitError(Exception):
 
 class InvalidPuzzleError(SudokitError, ValueError):
     """Input that is not a valid puzzle; the message says what is wrong and where."""
+
+
+class NotUniqueError(InvalidPuzzleError):
+    """A puzzle without exactly one solution where one is needed.
+
+    ``solutions`` is 0 (no solution) or 2 (two or more); the message says which.
+    """
+
+    def __init__(self, message: str, *, solutions: int) -> None:
+        super().__init__(message)
+        self.solutions = solutions
 
 
 class InvalidShapeError(SudokitError, ValueError):
