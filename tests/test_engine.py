@@ -545,7 +545,9 @@ def test_solution_cells_helper_is_valid() -> None:
 def test_unique_solution_names_what_is_wrong() -> None:
     from sudokit import NotUniqueError, unique_solution
 
-    puzzle = Grid("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+    puzzle = Grid(
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    )
     assert unique_solution(puzzle) == solve(puzzle)
     with pytest.raises(NotUniqueError, match="more than one solution") as several:
         unique_solution(Grid("." * 81))
