@@ -25,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sudokit
 from sudokit import (
     Grid,
     Shape,
@@ -557,3 +558,36 @@ def test_unique_solution_names_what_is_wrong() -> None:
         unique_solution(Grid("." + "23456789" + "1" + "." * 71))
     assert none.value.solutions == 0
     assert isinstance(none.value, ValueError)
+
+
+def _every_shape() -> list[Shape]:
+    top = sudokit.MAX_SIDE
+    return [
+        Shape(br, bc)
+        for br in range(2, top // 2 + 1)
+        for bc in range(2, top // 2 + 1)
+        if br * bc <= top
+    ]
+
+
+def test_every_advertised_shape_makes_and_solves_grids() -> None:
+    """Every shape up to MAX_SIDE: a random complete grid, and the empty grid solved (about a
+    second for all of them; the largest were what once did not finish)."""
+    shapes = _every_shape()
+    assert max(s.n for s in shapes) == sudokit.MAX_SIDE
+    for shape in shapes:
+        grid = random_grid(shape, seed=shape.n)
+        assert grid.is_complete() and not grid.conflicts(), shape
+        solved = solve(Grid.empty(shape))
+        assert solved is not None and solved.is_complete() and not solved.conflicts(), shape
+
+
+@pytest.mark.slow
+def test_largest_side_generates_a_unique_puzzle() -> None:
+    """A generated puzzle at the largest side (about two minutes here), proven unique."""
+    from sudokit import generate
+
+    shape = Shape(6, 6)
+    assert shape.n == sudokit.MAX_SIDE
+    p = generate(shape=shape, symmetry="none", seed=0, timeout=None)
+    assert is_unique(p.puzzle) and solve(p.puzzle) == p.solution

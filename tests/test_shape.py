@@ -91,9 +91,11 @@ def test_invalid_shapes(rows: int, cols: int) -> None:
 
 
 def test_largest_shape() -> None:
-    assert Shape(8, 8).n == MAX_SIDE
+    assert Shape(6, 6).n == MAX_SIDE
     with pytest.raises(InvalidShapeError, match="maximum"):
-        Shape(5, 13)
+        Shape(6, 7)
+    with pytest.raises(InvalidShapeError, match="maximum"):
+        Shape(8, 8)
 
 
 def test_from_size_and_square() -> None:

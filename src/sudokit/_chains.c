@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_limits.h"
+
 typedef uint64_t mask_t;
 
 #define CAUSE_NONE (-1)
@@ -132,14 +134,38 @@ static int geo_init(Geo *g, int br, int bc) {
 
 typedef struct { int *a; int len, cap; } IVec;
 
-static int iv_push(IVec *v, int x) {
-    if (v->len == v->cap) {
-        int cap = v->cap ? v->cap * 2 : 256;
-        int *a = realloc(v->a, sizeof(int) * cap);
-        if (!a) return -1;
-        v->a = a; v->cap = cap;
+/* Set when an allocation failed during this thread's current call into the engine: the search
+ * then runs out harmlessly (nothing is written past what was allocated, and every count is
+ * read back from what was really stored) and py_hints raises MemoryError instead of answering. */
+static _Thread_local int out_of_memory;
+
+/* Make room for `extra` more ints.  Return 0, or -1 (and flag out_of_memory) when memory ran
+ * out; the vector is then unchanged. */
+static int iv_reserve(IVec *v, int extra) {
+    if (v->len + extra <= v->cap) return 0;
+    int cap = v->cap ? v->cap : 256;
+    while (cap < v->len + extra) {
+        if (cap > INT32_MAX / 2) { out_of_memory = 1; return -1; }
+        cap *= 2;
     }
+    int *a = realloc(v->a, sizeof(int) * (size_t)cap);
+    if (!a) { out_of_memory = 1; return -1; }
+    v->a = a; v->cap = cap;
+    return 0;
+}
+
+/* Append x.  Return 0, or -1 (vector unchanged, out_of_memory set). */
+static int iv_push(IVec *v, int x) {
+    if (iv_reserve(v, 1)) return -1;
     v->a[v->len++] = x;
+    return 0;
+}
+
+/* Append the pair (x, y), both or neither.  Return 0, or -1 as iv_push. */
+static int iv_push2(IVec *v, int x, int y) {
+    if (iv_reserve(v, 2)) return -1;
+    v->a[v->len++] = x;
+    v->a[v->len++] = y;
     return 0;
 }
 
@@ -201,14 +227,23 @@ struct Engine {
     int failed;
 };
 
+/* Pools keep one slot past their capacity: when growing fails, the new item goes there (a
+ * "sink", overwritten each time), so callers always get a well-formed item and the engine
+ * runs out with e->failed set.  engine_new allocates every pool, so none is ever NULL. */
 static int node_new(Engine *e, int key, int cause) {
+    Node *nd;
     if (e->nnodes == e->capnodes) {
-        int cap = e->capnodes ? e->capnodes * 2 : 4096;
-        Node *a = realloc(e->nodes, sizeof(Node) * cap);
-        if (!a) { e->failed = 1; return 0; }
-        e->nodes = a; e->capnodes = cap;
+        Node *a = e->capnodes < INT32_MAX / 4 ? realloc(e->nodes, sizeof(Node) * ((size_t)e->capnodes * 2 + 1)) : NULL;
+        if (!a) {
+            e->failed = 1;
+            nd = e->nodes + e->capnodes;
+            nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
+            nd->nested_cx = -1; nd->nested_sig = 0;
+            return e->capnodes;
+        }
+        e->nodes = a; e->capnodes *= 2;
     }
-    Node *nd = e->nodes + e->nnodes;
+    nd = e->nodes + e->nnodes;
     nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
     nd->nested_cx = -1; nd->nested_sig = 0;
     return e->nnodes++;
@@ -217,7 +252,7 @@ static int node_new(Engine *e, int key, int cause) {
 /* Add a parent to the node created last. */
 static void node_parent(Engine *e, int node, int parent) {
     if (iv_push(&e->par, parent)) e->failed = 1;
-    e->nodes[node].np++;
+    else e->nodes[node].np++;
 }
 
 static int first_parent(const Engine *e, int node) {
@@ -232,6 +267,8 @@ static int first_parent(const Engine *e, int node) {
 typedef struct { int key, cause; } Proto;
 
 #define MAX_PROTO 256
+/* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
+_Static_assert(4 * SUDOKIT_MAX_SIDE <= MAX_PROTO, "MAX_PROTO too small for SUDOKIT_MAX_SIDE");
 
 /* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" node p, in its order
  * (other digits of the cell, then the digit's other places in box, row, column). */
@@ -346,7 +383,10 @@ static void set_clear(Engine *e) {
 static void set_add(Engine *e, int on, int node) {
     int cand = e->nodes[node].key >> 1;
     int *map = on ? e->on_map : e->off_map;
-    if (map[cand] < 0) iv_push(on ? &e->on_ord : &e->off_ord, cand);
+    if (map[cand] < 0 && iv_push(on ? &e->on_ord : &e->off_ord, cand)) {
+        e->failed = 1;  /* not recorded in the order, so not in the map either */
+        return;
+    }
     map[cand] = node;
 }
 
@@ -373,10 +413,9 @@ static double rule_difficulty(const Engine *e) {
 
 static Hint *hint_new(Engine *e, int kind, double base, int sort_key) {
     if (e->nhints == e->caphints) {
-        int cap = e->caphints ? e->caphints * 2 : 64;
-        Hint *a = realloc(e->hints, sizeof(Hint) * cap);
+        Hint *a = e->caphints < INT32_MAX / 4 ? realloc(e->hints, sizeof(Hint) * ((size_t)e->caphints * 2 + 1)) : NULL;
         if (!a) { e->failed = 1; return NULL; }
-        e->hints = a; e->caphints = cap;
+        e->hints = a; e->caphints *= 2;
     }
     Hint *h = e->hints + e->nhints;
     memset(h, 0, sizeof *h);
@@ -392,16 +431,18 @@ static void hint_drop(Engine *e, Hint *h) {
     e->rem.len = h->rstart; e->targ.len = h->tstart;
 }
 
-static void hint_commit(Engine *e) { e->nhints++; }
+/* Keep the hint made last; after a failed allocation nothing more is kept (its counts may be
+ * short of what the search found, and the whole answer is dropped anyway). */
+static void hint_commit(Engine *e) { if (!e->failed && !out_of_memory) e->nhints++; }
 
 /* Removable of a target potential: "on" keeps only its digit, "off" removes it. */
 static int add_removable(Engine *e, Hint *h, int cand, int keep) {
     int n = e->g->n, c = cand / n, d = cand % n;
     if (keep) {
         mask_t m = e->cand[c] & ~((mask_t)1 << d);
-        while (m) { int v = lowbit(m); m &= m - 1; iv_push(&e->rem, c * n + v); h->nrem++; }
-    } else {
-        iv_push(&e->rem, cand); h->nrem++;
+        while (m) { int v = lowbit(m); m &= m - 1; if (!iv_push(&e->rem, c * n + v)) h->nrem++; }
+    } else if (!iv_push(&e->rem, cand)) {
+        h->nrem++;
     }
     return h->nrem;
 }
@@ -627,10 +668,10 @@ static void cycle_hint(Engine *e, int dst_on, int y_links, int x_links) {
         rem.a[j + 1] = x;
     }
     for (int i = 0; i < rem.len; i++) iv_push(&e->rem, rem.a[i]);
-    h->nrem = rem.len;
+    h->nrem = e->rem.len - h->rstart;
     free(rem.a);
     int dst_off = reversed_cycle(e, dst_on);
-    iv_push(&e->targ, dst_on); iv_push(&e->targ, dst_off); h->ntarg = 2;
+    iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
     h->source = e->nodes[dst_on].key >> 1;
     h->x = x_links; h->y = y_links;
     hint_commit(e);
@@ -642,7 +683,7 @@ static void forcing_hint(Engine *e, int target, int y_links, int x_links) {
     if (!h) return;
     int key = e->nodes[target].key;
     if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
-    iv_push(&e->targ, target); h->ntarg = 1;
+    iv_push(&e->targ, target); h->ntarg = e->targ.len - h->tstart;
     h->result_key = key;
     h->source = key >> 1;
     h->x = x_links; h->y = y_links;
@@ -752,29 +793,35 @@ done:
 
 /* Store the current sets as a closure; clear them. */
 static int closure_store(Engine *e, int found, int aon, int aoff) {
+    Closure *cl;
+    int id = e->nclos;
     if (e->nclos == e->capclos) {
-        int cap = e->capclos ? e->capclos * 2 : 256;
-        Closure *a = realloc(e->clos, sizeof(Closure) * cap);
-        if (!a) { e->failed = 1; return 0; }
-        e->clos = a; e->capclos = cap;
+        Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(Closure) * ((size_t)e->capclos * 2 + 1)) : NULL;
+        if (a) {
+            e->clos = a; e->capclos *= 2;
+        } else {
+            e->failed = 1;
+            id = e->capclos;  /* the sink: an empty closure */
+        }
     }
-    Closure *cl = e->clos + e->nclos;
+    cl = e->clos + id;
     cl->on_start = e->cpool.len;
-    for (int i = 0; i < e->on_ord.len; i++) {
+    for (int i = 0; i < e->on_ord.len && id < e->capclos; i++) {
         int cand = e->on_ord.a[i];
-        iv_push(&e->cpool, cand); iv_push(&e->cpool, e->on_map[cand]);
+        iv_push2(&e->cpool, cand, e->on_map[cand]);
     }
-    cl->on_len = e->on_ord.len;
+    cl->on_len = (e->cpool.len - cl->on_start) / 2;
     cl->off_start = e->cpool.len;
-    for (int i = 0; i < e->off_ord.len; i++) {
+    for (int i = 0; i < e->off_ord.len && id < e->capclos; i++) {
         int cand = e->off_ord.a[i];
-        iv_push(&e->cpool, cand); iv_push(&e->cpool, e->off_map[cand]);
+        iv_push2(&e->cpool, cand, e->off_map[cand]);
     }
-    cl->off_len = e->off_ord.len;
+    cl->off_len = (e->cpool.len - cl->off_start) / 2;
     cl->absurd_on = found ? aon : -1;
     cl->absurd_off = found ? aoff : -1;
     set_clear(e);
-    return e->nclos++;
+    if (id == e->nclos) e->nclos++;
+    return id;
 }
 
 /* The closure of assuming ``cand`` on (cached per producer run). */
@@ -802,7 +849,7 @@ static void binary_hint(Engine *e, int dst_on, int dst_off, int src_key, int tar
     Hint *h = hint_new(e, K_BINARY, rule_difficulty(e), absurd ? 7 : 1);
     if (!h) return;
     if (!add_removable(e, h, e->nodes[target].key >> 1, keep)) { hint_drop(e, h); return; }
-    iv_push(&e->targ, dst_on); iv_push(&e->targ, dst_off); h->ntarg = 2;
+    iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
     h->result_key = (absurd || e->nishio) ? (src_key ^ 1) : e->nodes[dst_on].key;
     h->source = src_key;
     h->absurd = absurd;
@@ -816,7 +863,7 @@ static void reduction_hint(Engine *e, int kind, int target, const int *chains, i
     int key = e->nodes[target].key;
     if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
     for (int i = 0; i < nchains; i++) iv_push(&e->targ, chains[i]);
-    h->ntarg = nchains;
+    h->ntarg = e->targ.len - h->tstart;
     h->result_key = e->nodes[chains[0]].key;
     h->source = source; h->region = region; h->value = value;
     hint_commit(e);
@@ -846,7 +893,7 @@ static void region_chainings(Engine *e, int c, int d, int cl_id) {
     int n = g->n;
     mask_t bit = (mask_t)1 << d;
     IVec ron = {0}, roff = {0};
-    int pos_cl[64], chains[64];
+    int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
         int card = e->cnt[u * n + d];
@@ -891,7 +938,7 @@ static void region_chainings(Engine *e, int c, int d, int cl_id) {
 static void cell_chains(Engine *e, int c, int card) {
     const Geo *g = e->g;
     int n = g->n;
-    int dig_cl[64], nd = 0, chains[64];
+    int dig_cl[SUDOKIT_MAX_SIDE], nd = 0, chains[SUDOKIT_MAX_SIDE];
     IVec con = {0}, coff = {0};
     mask_t m = e->cand[c];
     while (m && !e->failed) {
@@ -1002,7 +1049,7 @@ static void emit(Engine *e, IVec *out, const int *rem, int nrem, const int *pare
 static void rule_locking(Engine *e, const mask_t *src, IVec *out) {
     const Geo *g = e->g;
     int n = g->n;
-    int rem[64], par[64];
+    int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
     for (int k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
@@ -1041,7 +1088,7 @@ static int empty_count(const Engine *e, int u) {
 static void rule_hidden_pairs(Engine *e, const mask_t *src, IVec *out) {
     const Geo *g = e->g;
     int n = g->n;
-    int rem[2 * 64], par[2 * 64];
+    int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);  /* boxes, columns, rows */
         for (int ui = 0; ui < n; ui++) {
@@ -1078,7 +1125,7 @@ static void rule_hidden_pairs(Engine *e, const mask_t *src, IVec *out) {
 static void rule_naked_pairs(Engine *e, const mask_t *src, IVec *out) {
     const Geo *g = e->g;
     int n = g->n;
-    int rem[2 * 64], par[2 * 64];
+    int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);
         for (int ui = 0; ui < n; ui++) {
@@ -1113,8 +1160,8 @@ static void rule_naked_pairs(Engine *e, const mask_t *src, IVec *out) {
 static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
     const Geo *g = e->g;
     int n = g->n;
-    int rem[2 * 64], par[2 * 64];
-    int placed[64] = {0};
+    int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
+    int placed[SUDOKIT_MAX_SIDE] = {0};
     for (int c = 0; c < g->ncell; c++) if (e->values[c]) placed[e->values[c] - 1]++;
     for (int t = 0; t < 2; t++) {
         int bases = t == 0 ? n : 0, covers = t == 0 ? 0 : n;  /* columns/rows, then rows/cols */
@@ -1274,8 +1321,12 @@ static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, i
     e->stamp = calloc(2 * (size_t)g->ncand, sizeof(int));
     e->scratch = calloc((size_t)g->ncand, sizeof(int));
     e->lookup = malloc(sizeof(int) * g->ncand);
+    /* the pools, each with its sink slot (see node_new) */
+    e->capnodes = 4096; e->nodes = malloc(sizeof(Node) * (e->capnodes + 1));
+    e->caphints = 64; e->hints = malloc(sizeof(Hint) * (e->caphints + 1));
+    e->capclos = 256; e->clos = malloc(sizeof(Closure) * (e->capclos + 1));
     if (!e->cand || !e->cnt || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
-        !e->lookup) {
+        !e->lookup || !e->nodes || !e->hints || !e->clos) {
         engine_free(e);
         return NULL;
     }
@@ -1408,7 +1459,9 @@ static PyObject *export_hint(Engine *e, const Hint *h) {
         const Node *nd = e->nodes + p;
         for (int k = 0; k < nd->np; k++) iv_push(&todo, e->par.a[nd->pstart + k]);
     }
-    PyObject *nodes = PyTuple_New(ids.len), *targets = NULL, *rem = NULL, *out = NULL;
+    PyObject *nodes = NULL, *targets = NULL, *rem = NULL, *out = NULL;
+    if (out_of_memory) { PyErr_NoMemory(); goto end; }
+    nodes = PyTuple_New(ids.len);
     if (!nodes) goto end;
     for (int i = 0; i < ids.len; i++) {
         const Node *nd = e->nodes + ids.a[i];
@@ -1437,6 +1490,11 @@ end:
     return out;
 }
 
+/* hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, level, best_only)
+ * Every argument is checked before use: the shape before anything is computed from it, one
+ * value byte (0 or a digit 1..n) and one candidate mask (bits below n only) per cell, and the
+ * nesting level 0..MAX_NESTING. */
+#define MAX_NESTING 5
 static PyObject *py_hints(PyObject *self, PyObject *args) {
     (void)self;
     int br, bc, multiple, dynamic, nishio, level, best_only;
@@ -1445,14 +1503,30 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiy*Opppip", &br, &bc, &values, &cand_seq, &multiple, &dynamic,
                           &nishio, &level, &best_only))
         return NULL;
-    int n = br * bc;
-    if (n < 4 || n > 64 || br < 2 || bc < 2) {
+    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
+        br > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || bc > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
+        br * bc > SUDOKIT_MAX_SIDE) {
         PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError, "unsupported shape %dx%d", br, bc);
+        return PyErr_Format(PyExc_ValueError,
+                            "invalid shape %dx%d: box sides must be at least %d and the grid side "
+                            "(their product) at most %d",
+                            br, bc, SUDOKIT_MIN_BOX_SIDE, SUDOKIT_MAX_SIDE);
+    }
+    int n = br * bc;
+    if (level < 0 || level > MAX_NESTING) {
+        PyBuffer_Release(&values);
+        return PyErr_Format(PyExc_ValueError, "nesting level must be 0..%d, got %d", MAX_NESTING, level);
     }
     if (values.len != n * n) {
         PyBuffer_Release(&values);
         return PyErr_Format(PyExc_ValueError, "expected %d values, got %zd", n * n, values.len);
+    }
+    for (int i = 0; i < n * n; i++) {
+        int v = ((const uint8_t *)values.buf)[i];
+        if (v > n) {
+            PyBuffer_Release(&values);
+            return PyErr_Format(PyExc_ValueError, "values: cell %d holds %d, over the largest digit %d", i, v, n);
+        }
     }
     PyObject *fast = PySequence_Fast(cand_seq, "cand must be a sequence");
     if (!fast) { PyBuffer_Release(&values); return NULL; }
@@ -1465,11 +1539,26 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     if (!cand || !vals) { free(cand); free(vals); Py_DECREF(fast); PyBuffer_Release(&values); return PyErr_NoMemory(); }
     memcpy(vals, values.buf, n * n);
     PyBuffer_Release(&values);
+    mask_t beyond = n < 64 ? ~(((mask_t)1 << n) - 1) : 0;
     for (int i = 0; i < n * n; i++) {
-        cand[i] = (mask_t)PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) { free(cand); free(vals); Py_DECREF(fast); return NULL; }
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        if (!PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "cand: mask %d is not an int", i);
+            free(cand); free(vals); Py_DECREF(fast); return NULL;
+        }
+        cand[i] = (mask_t)PyLong_AsUnsignedLongLong(item);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "cand: mask %d is not a %d-bit candidate mask", i, n);
+            free(cand); free(vals); Py_DECREF(fast); return NULL;
+        }
+        if (cand[i] & beyond) {
+            PyErr_Format(PyExc_ValueError, "cand: mask %d has bits at or above %d (digits are 1..%d)", i, n, n);
+            free(cand); free(vals); Py_DECREF(fast); return NULL;
+        }
     }
     Py_DECREF(fast);
+    out_of_memory = 0;
     int owned = 0;
     Geo *g = get_geo(br, bc, &owned);
     if (!g) { free(cand); free(vals); return PyErr_NoMemory(); }
@@ -1485,7 +1574,7 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     if (!e->failed) engine_sort(e, &order, &norder);
     Py_END_ALLOW_THREADS
     PyObject *out = NULL;
-    if (e->failed) { PyErr_NoMemory(); goto end; }
+    if (e->failed || out_of_memory) { PyErr_NoMemory(); goto end; }
     if (best_only && norder > 1) norder = 1;
     out = PyList_New(norder);
     if (!out) goto end;
@@ -1513,4 +1602,12 @@ static struct PyModuleDef module = {
     methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__chains(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__chains(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && (PyModule_AddIntConstant(m, "MAX_SIDE", SUDOKIT_MAX_SIDE) < 0 ||
+              PyModule_AddIntConstant(m, "MAX_NESTING", MAX_NESTING) < 0)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -2,6 +2,9 @@
 
 from collections.abc import Sequence
 
+MAX_SIDE: int
+MAX_NESTING: int
+
 # (kind, difficulty, complexity, sort_key, removable cands, result key, source, region, value,
 #  x, y, absurd, target node indexes, nodes as (key, cause, parent indexes, nested complexity))
 HintTuple = tuple[

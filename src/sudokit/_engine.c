@@ -35,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SIDE 64
+#include "_limits.h"
+
+#define MAX_SIDE SUDOKIT_MAX_SIDE
 
 /* ------------------------------------------------------------------------------------------ */
 /* Bits                                                                                        */
@@ -1110,15 +1112,43 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
 /* ------------------------------------------------------------------------------------------ */
 /* Python bindings.                                                                            */
 
-/* Check a shape; return n, or -1 with an exception set. */
+/* Check a shape before anything is computed from it (the product of two large ints would
+ * overflow).  Return n = br * bc, or -1 with ValueError set. */
 static int check_shape(int br, int bc)
 {
-    if (br < 2 || bc < 2 || br * bc > MAX_SIDE) {
-        PyErr_Format(PyExc_ValueError, "invalid shape %dx%d: box sides must be >= 2 and the side <= %d",
-                     br, bc, MAX_SIDE);
+    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE || br > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
+        bc > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || br * bc > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError,
+                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
+                     "(their product) at most %d",
+                     br, bc, SUDOKIT_MIN_BOX_SIDE, MAX_SIDE);
         return -1;
     }
     return br * bc;
+}
+
+/* Check a complete grid of n*n cells: every digit 1..n, none twice in a row, column or box.
+ * Return 0, or -1 with ValueError set. */
+static int check_solution(const uint8_t *cells, int br, int bc, const char *what)
+{
+    int n = br * bc;
+    uint64_t rows[MAX_SIDE] = {0}, cols[MAX_SIDE] = {0}, boxes[MAX_SIDE] = {0};
+    for (int c = 0; c < n * n; c++) {
+        int v = cells[c], r = c / n, k = c % n, b = (r / br) * br + k / bc;
+        if (v < 1 || v > n) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %d holds %d, not a digit 1..%d", what, c, v, n);
+            return -1;
+        }
+        uint64_t bit = UINT64_C(1) << (v - 1);
+        if ((rows[r] | cols[k] | boxes[b]) & bit) {
+            PyErr_Format(PyExc_ValueError, "%s: digit %d repeats at cell %d", what, v, c);
+            return -1;
+        }
+        rows[r] |= bit;
+        cols[k] |= bit;
+        boxes[b] |= bit;
+    }
+    return 0;
 }
 
 /* Check that `len` bytes hold whole puzzles of N cells with digits 0..n.  Return the number
@@ -1370,6 +1400,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "logic must be 0..3, got %d", logic);
         goto done;
     }
+    if (target < 0 || target > N) {
+        PyErr_Format(PyExc_ValueError, "target must be 0..%d clues, got %d", N, target);
+        goto done;
+    }
     if (ob.len != 2 * (Py_ssize_t)N) {
         PyErr_Format(PyExc_ValueError, "orbits: expected %d bytes (uint16 per cell), got %zd", 2 * N, ob.len);
         goto done;
@@ -1489,8 +1523,16 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "expected %d cells in puzzle and solution", N);
         goto done;
     }
-    if (check_cells(pb.buf, pb.len, n) < 0 || check_cells(sb.buf, sb.len, n) < 0)
+    if (check_cells(pb.buf, pb.len, n) < 0 || check_solution(sb.buf, br, bc, "solution") < 0)
         goto done;
+    for (int c = 0; c < N; c++) {
+        uint8_t v = ((const uint8_t *)pb.buf)[c];
+        if (v && v != ((const uint8_t *)sb.buf)[c]) {
+            PyErr_Format(PyExc_ValueError, "puzzle: clue %d at cell %d is not the solution's %d", v, c,
+                         ((const uint8_t *)sb.buf)[c]);
+            goto done;
+        }
+    }
     const Geo *g = geo_get(br, bc);
     cells = PyMem_Malloc((size_t)N);
     found = PyMem_Malloc(sizeof(int) * (size_t)N);
@@ -1572,7 +1614,13 @@ PyMODINIT_FUNC PyInit__engine(void)
 {
     init_tables9();
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0) {
+    if (!m)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0 ||
+        PyModule_AddIntConstant(m, "LOGIC_NONE", LOGIC_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "LOGIC_BOX", LOGIC_BOX) < 0 ||
+        PyModule_AddIntConstant(m, "LOGIC_HIDDEN", LOGIC_HIDDEN) < 0 ||
+        PyModule_AddIntConstant(m, "LOGIC_SINGLES", LOGIC_SINGLES) < 0) {
         Py_DECREF(m);
         return NULL;
     }

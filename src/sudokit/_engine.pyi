@@ -3,6 +3,10 @@
 from typing_extensions import Buffer
 
 MAX_SIDE: int
+LOGIC_NONE: int
+LOGIC_BOX: int
+LOGIC_HIDDEN: int
+LOGIC_SINGLES: int
 
 def solve(
     box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False

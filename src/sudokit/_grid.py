@@ -298,8 +298,6 @@ class Grid:
 
     def __repr__(self) -> str:
         shape = self._shape
-        if shape.n > 61:  # past the default alphabet
-            return f"Grid.from_cells(bytes.fromhex({self._cells.hex()!r}), {shape!r})"
         if shape.box_rows == shape.box_cols:
             return f"Grid({self.to_line()!r})"
         return f"Grid({self.to_line()!r}, shape={shape!r})"

@@ -19,12 +19,15 @@ import math
 import re
 from functools import cached_property
 
+from . import _engine
 from .errors import InvalidShapeError
 
 __all__ = ["MAX_SIDE", "Shape", "cell_name"]
 
-#: The largest side the exact engine handles (candidates are 64-bit masks).
-MAX_SIDE = 64
+#: The largest grid side sudokit supports: one definition, in the C header ``_limits.h``
+#: that every extension includes, exported by the engine. It is what is tested to work in
+#: reasonable time (random grids, generated unique puzzles), not what 64-bit masks could hold.
+MAX_SIDE: int = _engine.MAX_SIDE
 
 _SHAPE_TEXT = re.compile(r"\s*(\d+)\s*[x×X*]\s*(\d+)\s*")
 

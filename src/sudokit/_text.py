@@ -23,7 +23,8 @@ EMPTY_SYMBOLS = ".0-_*"
 ZERO_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: Characters an alphabet may not use: empty markers, separators, comments.
 RESERVED = frozenset(".-_*|+=#")
-SQUARE_SIDES = (4, 9, 16, 25, 36, 49, 64)
+#: Sides of the grids with square boxes (k x k boxes, side k*k), up to the largest side.
+SQUARE_SIDES = tuple(k * k for k in range(2, math.isqrt(MAX_SIDE) + 1))
 #: Cell counts whose shape is inferred: side n = k*k gets k x k boxes.
 INFERABLE = {n * n: n for n in SQUARE_SIDES}
 

@@ -145,7 +145,7 @@ def _from_c(item: tuple[Any, ...], n: int) -> Hint:
 def _hints(state: Candidates, spec: tuple[bool, bool, bool, int], best: bool = False) -> list[Hint]:
     multiple, dynamic, nishio, level = spec
     shape = state.shape
-    if _c is not None and shape.n <= 64:
+    if _c is not None:
         found = _c.hints(
             shape.box_rows,
             shape.box_cols,

@@ -1,0 +1,251 @@
+"""Every entry point of the C extensions, given random and hostile arguments.
+
+The promise: no argument from Python can crash the process or make C read or write out of
+bounds. A bad argument raises ``ValueError`` (or ``TypeError`` for a wrong type, or
+``OverflowError``, a ``ValueError`` kind of its own for ints C cannot hold, from argument
+parsing); a failed allocation raises ``MemoryError``. Nothing else may come out. Valid
+arguments still give right answers, checked where cheap.
+
+These tests run in the ordinary suite and, under AddressSanitizer and UndefinedBehaviorSanitizer,
+in ``tools/sanitize.sh`` (see the README's development section), where an out-of-bounds access
+that happens to go unnoticed here stops the run.
+
+Shapes are drawn from small valid ones (so a valid call stays quick) and from invalid ones
+chosen to break careless checks: sides of 0, 1 and negative, products that overflow a C int
+(65536 x 65536), and sides just past the limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sudokit import MAX_SIDE, Grid, Shape, _chains, _engine, random_grid
+from sudokit.generator import orbits
+
+#: What may come out. OverflowError (an ArithmeticError) is what argument parsing raises for
+#: an int that the C type cannot hold, with a message naming it: a ValueError in all but name.
+ALLOWED = (ValueError, TypeError, MemoryError, OverflowError)
+
+SMALL = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)]
+BAD = [
+    (0, 0),
+    (1, 9),
+    (9, 1),
+    (-3, -3),
+    (-65536, -65536),
+    (65536, 65536),
+    (46341, 46341),
+    (2**31 - 1, 2),
+    (2, 2**31 - 1),
+    (MAX_SIDE // 2 + 1, 2),
+    (MAX_SIDE, MAX_SIDE),
+]
+
+shapes = st.one_of(st.sampled_from(SMALL), st.sampled_from(BAD))
+ints = st.one_of(
+    st.integers(-5, 100),
+    st.sampled_from([-(2**63), -(2**31), 2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**64 - 1, 2**64]),
+)
+
+
+def call(f: Callable[..., Any], *args: Any) -> Any:
+    """Call ``f``; return its result, or None when it refused with an allowed error."""
+    try:
+        return f(*args)
+    except ALLOWED:
+        return None
+
+
+@st.composite
+def cells_for(draw: st.DrawFn, shape: tuple[int, int]) -> bytes:
+    """Cell bytes for a shape: mostly the right length with digits in range (some too high),
+    sometimes any bytes at all."""
+    br, bc = shape
+    n = br * bc if 4 <= br * bc <= 81 else 9
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return draw(st.binary(max_size=2 * n * n))
+    size = n * n * draw(st.sampled_from([1, 1, 1, 2, 3]))
+    top = n if kind < 3 else 255
+    return bytes(draw(st.lists(st.integers(0, top), min_size=size, max_size=size)))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_solve_and_solve_batch(data: st.DataObject) -> None:
+    shape = data.draw(shapes)
+    cells = data.draw(cells_for(shape))
+    limit = data.draw(st.one_of(st.integers(-3, 5), ints))
+    generic = data.draw(st.booleans())
+    one = call(_engine.solve, *shape, cells, limit, generic)
+    if one is not None:
+        solution, count = one
+        assert 0 <= count <= max(limit, 1)
+        assert (solution is None) == (count == 0)
+    batch = call(_engine.solve_batch, *shape, cells, limit, generic)
+    if batch is not None:
+        solutions, counts = batch
+        assert len(solutions) == len(cells) and len(counts) * shape[0] ** 2 * shape[1] ** 2 == len(
+            cells
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(shapes, ints)
+def test_random_grid(shape: tuple[int, int], seed: int) -> None:
+    grid = call(_engine.random_grid, *shape, seed)
+    if grid is not None:
+        assert Grid.from_cells(grid, Shape(*shape)).is_complete()
+
+
+@st.composite
+def orbit_ids(draw: st.DrawFn, shape: tuple[int, int]) -> bytes:
+    br, bc = shape
+    if draw(st.booleans()) and shape in SMALL:
+        symmetry = draw(st.sampled_from(["none", "rot180", "full"]))
+        ids = [0] * (br * bc) ** 2
+        for k, orbit in enumerate(orbits(Shape(br, bc), symmetry)):
+            for c in orbit:
+                ids[c] = k
+        if draw(st.booleans()):  # one id bumped: an orbit may go empty or run past the cells
+            i = draw(st.integers(0, len(ids) - 1))
+            ids[i] = draw(st.integers(0, 2**16 - 1))
+        return b"".join(i.to_bytes(2, "little") for i in ids)
+    return draw(st.binary(max_size=200))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_generate(data: st.DataObject) -> None:
+    shape = data.draw(shapes)
+    ids = data.draw(orbit_ids(shape))
+    target = data.draw(st.one_of(st.integers(-2, 90), ints))
+    exact = data.draw(st.booleans())
+    budget = data.draw(st.one_of(st.sampled_from([0, 1, 50, 2000]), ints))
+    logic = data.draw(st.one_of(st.integers(-2, 5), ints))
+    seed = data.draw(st.integers(0, 2**64 - 1))
+    found = call(_engine.generate, *shape, seed, ids, target, exact, budget, logic)
+    if found is not None:
+        puzzle, solution, clues, _, _ = found
+        n = shape[0] * shape[1]
+        assert len(puzzle) == len(solution) == n * n
+        assert sum(1 for v in puzzle if v) == clues
+        assert all(p in (0, s) for p, s in zip(puzzle, solution, strict=True))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_removable(data: st.DataObject) -> None:
+    shape = data.draw(shapes)
+    br, bc = shape
+    if shape in SMALL and data.draw(st.booleans()):
+        solution = bytearray(random_grid(Shape(br, bc), seed=data.draw(st.integers(0, 99))).cells)
+        keep = data.draw(st.floats(0.3, 1.0))
+        rng = random.Random(data.draw(st.integers(0, 99)))
+        puzzle = bytearray(v if rng.random() < keep else 0 for v in solution)
+        spoil = data.draw(st.integers(0, 3))
+        if spoil == 1:
+            puzzle[rng.randrange(len(puzzle))] = rng.randrange(256)
+        elif spoil == 2:
+            solution[rng.randrange(len(solution))] = rng.randrange(256)
+        elif spoil == 3:
+            i, j = rng.sample(range(len(solution)), 2)
+            solution[i], solution[j] = solution[j], solution[i]
+    else:
+        puzzle = bytearray(data.draw(cells_for(shape)))
+        solution = bytearray(data.draw(cells_for(shape)))
+    budget = data.draw(st.one_of(st.sampled_from([0, 10, 1000]), ints))
+    found = call(_engine.removable, br, bc, bytes(puzzle), bytes(solution), budget, True)
+    if found is not None:
+        cells, _ = found
+        assert all(puzzle[c] for c in cells)
+
+
+@st.composite
+def masks_for(draw: st.DrawFn, shape: tuple[int, int]) -> list[Any]:
+    br, bc = shape
+    n = br * bc if 4 <= br * bc <= 81 else 9
+    size = n * n if draw(st.integers(0, 5)) else draw(st.integers(0, 2 * n * n))
+    full = (1 << n) - 1
+    mask = st.one_of(
+        st.integers(0, full),
+        st.integers(0, full),
+        st.just(full),
+        st.sampled_from([1 << n, 1 << 63, 2**64 - 1, 2**64, -1]),
+    )
+    items: list[Any] = draw(st.lists(mask, min_size=size, max_size=size))
+    if items and draw(st.integers(0, 20)) == 0:
+        items[0] = draw(st.sampled_from([None, "1", 1.5]))
+    return items
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_chain_hints(data: st.DataObject) -> None:
+    shape = data.draw(shapes)
+    n = shape[0] * shape[1]
+    values = data.draw(cells_for(shape))
+    cand = data.draw(masks_for(shape))
+    multiple, dynamic, nishio = (data.draw(st.booleans()) for _ in range(3))
+    # Nested levels on a dense 9x9 state can take long: keep valid deep levels to small grids.
+    level = data.draw(
+        st.one_of(st.integers(0, 5 if n <= 6 else 1), st.sampled_from([-1, 6, 99, -(2**31)]))
+    )
+    found = call(_chains.hints, *shape, values, cand, multiple, dynamic, nishio, level, False)
+    if found is not None:
+        assert isinstance(found, list)
+
+
+def test_overflowing_shapes_are_refused_before_any_arithmetic() -> None:
+    """The shape checks used to multiply first: 65536 * 65536 wrapped and crashed the engine."""
+    calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
+        (_engine.solve, (b"\0" * 81,)),
+        (_engine.solve_batch, (b"\0" * 81,)),
+        (_engine.random_grid, (1,)),
+        (_engine.generate, (1, b"\0\0" * 81, 0, False, 0)),
+        (_engine.removable, (b"\0" * 81, b"\1" * 81, 0)),
+    ]
+    for f, args in calls:
+        with pytest.raises(ValueError, match="invalid shape 65536x65536"):
+            f(65536, 65536, *args)
+    with pytest.raises(ValueError, match="invalid shape 65536x65536"):
+        _chains.hints(65536, 65536, b"\0" * 81, [0] * 81, False, False, False, 0, False)
+
+
+def test_chain_values_and_masks_are_checked() -> None:
+    """A value above n used to index past a stack array; a mask bit at or above n crashed."""
+    full = [0x1FF] * 81
+    with pytest.raises(ValueError, match="over the largest digit 9"):
+        _chains.hints(3, 3, bytes([10]) + b"\0" * 80, full, True, False, False, 0, False)
+    with pytest.raises(ValueError, match="bits at or above 9"):
+        _chains.hints(3, 3, b"\0" * 81, [0x3FF] + full[1:], True, False, False, 0, False)
+    with pytest.raises(ValueError, match="nesting level"):
+        _chains.hints(3, 3, b"\0" * 81, full, True, True, False, 6, False)
+    with pytest.raises(TypeError, match="mask 0 is not an int"):
+        _chains.hints(3, 3, b"\0" * 81, ["1", *full[1:]], True, False, False, 0, False)  # type: ignore[list-item]
+
+
+def test_removable_needs_a_solution_that_fits_the_puzzle() -> None:
+    solution = random_grid(Shape(3, 3), seed=5).cells
+    with pytest.raises(ValueError, match="solution: cell 0 holds 0"):
+        _engine.removable(3, 3, solution, b"\0" + solution[1:], 0)
+    other = bytes([solution[0] % 9 + 1]) + solution[1:]
+    with pytest.raises(ValueError, match="clue"):
+        _engine.removable(3, 3, other, solution, 0)
+
+
+def test_one_size_limit_everywhere() -> None:
+    """MAX_SIDE has one definition (the C header ``_limits.h``); every extension agrees."""
+    import sudokit._shape
+
+    assert sudokit.MAX_SIDE == sudokit._shape.MAX_SIDE == _engine.MAX_SIDE == _chains.MAX_SIDE
+    br = max(b for b in range(2, MAX_SIDE) if MAX_SIDE % b == 0 and MAX_SIDE // b >= 2)
+    assert _engine.solve(br, MAX_SIDE // br, b"\0" * MAX_SIDE**2)[1] == 1
+    with pytest.raises(ValueError, match=f"at most {MAX_SIDE}"):
+        _engine.random_grid(MAX_SIDE // 2 + 1, 2, 1)
