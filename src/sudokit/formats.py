@@ -47,14 +47,15 @@ Lenient reading rules:
 :func:`read_puzzles` streams a file: one puzzle per line, or pretty grids of several lines
 separated by blank lines (a line holding n cells, or a rule line, starts one; it ends at a blank
 line or once it has n rows and its bottom rule), or JSON documents one per line (a line starting
-with ``{`` or ``[``). With no shape given, a line of 16, 36 or 64 cells is a row of a 16x16,
-36x36 or 64x64 grid only if it has ``|``, spaces between cells, or a symbol above 4, 6 or 8;
-otherwise it is a whole 4x4, 6x6 or 8x8 puzzle. Give ``shape=`` to be sure.
+with ``{`` or ``[``). With no shape given, a line of 16 or 36 cells is a row of a 16x16 or
+36x36 grid only if it has ``|``, spaces between cells, or a symbol above 4 or 6; otherwise it
+is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
 """
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
 import json
 import math
@@ -110,7 +111,11 @@ _DASHY = re.compile(r"[-+=|\s]+")
 _FIELD = re.compile(r"[^\s,;]+")
 _TOKEN = re.compile(r"[^\s|]+")
 #: Sides that are also the cell count of a smaller grid (a 16-cell line: 4x4 puzzle or row?).
-_AMBIGUOUS_SIDES = {16: 4, 36: 6, 64: 8}
+_AMBIGUOUS_SIDES = {
+    k * k: k
+    for k in range(4, math.isqrt(MAX_SIDE) + 1)
+    if any(k % a == 0 and k // a >= 2 for a in range(2, k))  # k is the side of some shape
+}
 
 
 # Grid text -------------------------------------------------------------------------------------
@@ -560,6 +565,9 @@ def _collect(
             break
         s = _body(raw)
         if not s:
+            if n is not None and rows >= n:  # a comment after a whole grid belongs to what follows
+                src.push(item)
+                break
             continue
         row = _dash_kind(s, n) != "rule"
         if (
@@ -607,6 +615,9 @@ def read_puzzles(
         with contextlib.suppress(InvalidShapeError):
             shape = shared_shape(*_square_sides(len(alphabet)))
     src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines)
+    stated: Shape | None = None  # from a comment line such as sudokit's "# index=… shape=2x3"
+    columns: dict[str, int] | None = None  # from a CSV header line
+    solution_next = False  # after a "# solution" line: the grid that follows is no puzzle
     while True:
         item = src.next()
         if item is None:
@@ -617,15 +628,72 @@ def read_puzzles(
             continue
         s = _body(raw)
         if not s:
+            stated = _stated_shape(raw) or stated
+            solution_next = solution_next or raw.strip() == "# solution"
             continue
-        if _starts_block(s, shape):
-            block, rows = _collect(item, src, shape)
+        if columns is None and _is_csv_header(s):
+            columns = _csv_columns(s)
+            continue
+        own = shape or _stated_shape(raw) or stated
+        stated = None
+        if columns is not None and "puzzle" in columns:
+            text, own = _csv_puzzle(s, columns, own)
+            yield _record(lineno, text, "line", source, own, alphabet, None)
+        elif _starts_block(s, own):
+            block, rows = _collect(item, src, own)
             if not rows:
                 continue  # rule lines outside any grid, e.g. section separators
+            if solution_next:  # sudokit's grid records: "# solution", then the solution
+                solution_next = False
+                continue
             text = "\n".join(line for _, line in block)
-            yield _record(lineno, text, "pretty", source, shape, alphabet, block)
+            yield _record(lineno, text, "pretty", source, own, alphabet, block)
         else:
-            yield _record(lineno, raw, "line", source, shape, alphabet, None)
+            yield _record(lineno, raw, "line", source, own, alphabet, None)
+
+
+_STATED_SHAPE = re.compile(r"#.*?\bshape=(\d+)x(\d+)\b")
+_HEADER_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*")
+#: CSV column names that hold the puzzle (sudokit's own records say ``puzzle``).
+_PUZZLE_COLUMNS = ("puzzle", "puzzles", "quizzes", "quiz", "cells", "grid")
+
+
+def _stated_shape(raw: str) -> Shape | None:
+    """The shape a comment states (``# … shape=2x3 …``, as sudokit's records do), if valid."""
+    m = _STATED_SHAPE.search(raw)
+    if m is None:
+        return None
+    try:
+        return shared_shape(int(m[1]), int(m[2]))
+    except InvalidShapeError:
+        return None
+
+
+def _is_csv_header(s: str) -> bool:
+    """A line of comma-separated names, none of them a puzzle: a CSV file's header."""
+    fields = [f.strip() for f in s.split(",")]
+    return len(fields) >= 2 and all(_HEADER_FIELD.fullmatch(f) for f in fields)
+
+
+def _csv_columns(s: str) -> dict[str, int]:
+    names = [f.strip().lower() for f in s.split(",")]
+    columns = {name: i for i, name in enumerate(names)}
+    puzzle = next((name for name in _PUZZLE_COLUMNS if name in columns), None)
+    if puzzle is not None:
+        columns["puzzle"] = columns[puzzle]
+    return columns
+
+
+def _csv_puzzle(s: str, columns: dict[str, int], shape: Shape | None) -> tuple[str, Shape | None]:
+    """A CSV row's puzzle text, and its shape where a ``shape`` column states one."""
+    row = next(csv.reader([s]))
+    at = columns["puzzle"]
+    text = row[at].strip() if at < len(row) else s
+    if shape is None and "shape" in columns and columns["shape"] < len(row):
+        with contextlib.suppress(InvalidShapeError, ValueError):
+            stated = Shape.parse(row[columns["shape"]])
+            shape = shared_shape(stated.box_rows, stated.box_cols)
+    return text, shape
 
 
 def _record(
