@@ -8,13 +8,16 @@ read the whole input ahead). ``fn`` and the items must pickle.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
-__all__ = ["default_jobs", "ordered_map"]
+__all__ = ["default_jobs", "ordered_map", "worker_pool"]
 
 # Items in flight per worker. Results are yielded in order, so when one worker is slowed (by
 # a busy machine, or a long item) the others run ahead by at most this many items before they
@@ -33,6 +36,29 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when the process that started it ends, however it
+    ends (Ctrl+C is handled by the parent, but a ``kill`` of the parent's PID, or its death by
+    SIGKILL, would otherwise leave the workers running on their queue until they are killed
+    one by one). On Linux the kernel sends SIGKILL at the parent's death; the check after the
+    call covers a parent that was already gone."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """A process pool whose workers die with this process."""
+    return ProcessPoolExecutor(
+        max_workers=jobs, initializer=_die_with_parent, initargs=(os.getpid(),)
+    )
+
+
 def ordered_map(
     fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1
 ) -> Generator[R, None, None]:
@@ -43,7 +69,7 @@ def ordered_map(
         for item in items:
             yield fn(item)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with worker_pool(jobs) as pool:
         pending: deque[Future[R]] = deque()
         try:
             for item in items:
