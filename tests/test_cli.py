@@ -287,12 +287,13 @@ ONE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9.
 def test_one_puzzle_commands_refuse_anything_else(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Bad input is exit 1 in every command (2 is for usage errors), with a message."""
     two = tmp_path / "two.txt"
     two.write_text(f"{ONE}\n{ONE}\n")
-    assert main([command, str(two)]) == 2
-    assert f"sudokit {command}: error: give exactly one puzzle" in capsys.readouterr().err
-    assert main([command, ONE[:-1] + "x"]) == 2
+    assert main([command, str(two)]) == 1
+    assert f"sudokit {command}: give exactly one puzzle, not 2" in capsys.readouterr().err
+    assert main([command, ONE[:-1] + "x"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"sudokit {command}: error: ") and "exactly one" not in err
+    assert err.startswith(f"sudokit {command}: <argument>, line 1") and "exactly one" not in err
     assert main([command, ONE]) == 0
     assert capsys.readouterr().out

@@ -321,6 +321,31 @@ def test_resume_refuses_a_foreign_seed(tmp_path: Path, capsys: pytest.CaptureFix
     assert "seed 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+def test_resume_refuses_other_options(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the seed used to be checked: resuming a 9x9 file with --shape 2x3 appended 6x6
+    records to it. Every option that changes the records must be the same."""
+    out = tmp_path / "out"
+    base = ["generate", "-n", "4", "--seed", "5", "--format", fmt, "-j", "1", "-o", str(out)]
+    assert main(base[:2] + ["2", *base[3:]]) == 0
+    before = out.read_bytes()
+    for extra, named in [
+        (["--shape", "2x3"], "shape=3x3 in the file, 2x3 now"),
+        (["--with-solution"], "with_solution=no in the file, yes now"),
+        (["--symmetry", "none"], "symmetry=rot180 in the file, none now"),
+    ]:
+        assert main([*base, *extra, "--resume"]) == 1
+        assert named in capsys.readouterr().err
+        assert out.read_bytes() == before
+    if fmt != "csv":
+        assert main([*base, "--clues", "30", "--resume"]) == 1
+        assert "clues=- in the file, 30 now" in capsys.readouterr().err
+    assert main([*base, "--resume"]) == 0  # the same options go on
+    assert out.read_bytes().startswith(before)
+
+
 @pytest.mark.parametrize(
     ("count", "shape", "kill_at"),
     [

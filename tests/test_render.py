@@ -24,7 +24,8 @@ import sudokit.render.svg as svg_module
 from sudokit import Generated, Grid, Shape, random_grid
 from sudokit.cli import main
 from sudokit.logic import Candidates, Link, Step, next_step
-from sudokit.render.pdf import Label, book, font_files, label_of, parse_label, read_labelled
+from sudokit.output import Label, label_of, parse_label, read_labelled
+from sudokit.render.pdf import book, font_files
 from sudokit.render.svg import svg, symbols_for
 
 from grid_strategies import SHAPES
@@ -39,6 +40,18 @@ def sample(shape: Shape, seed: int = 1) -> Grid:
     full = random_grid(shape, seed=seed)
     cells = bytes(d if (c * 7 + seed) % 5 < 3 else 0 for c, d in enumerate(full.cells))
     return Grid.from_cells(cells, shape)
+
+
+def unique_sample(shape: Shape, seed: int = 1) -> Grid:
+    """Like :func:`sample`, with clues of the full grid put back until it has one solution
+    (a book prints only such puzzles)."""
+    full = random_grid(shape, seed=seed)
+    for keep in (3, 4, 5):  # of every 5 cells
+        cells = bytes(d if (c * 7 + seed) % 5 < keep else 0 for c, d in enumerate(full.cells))
+        grid = Grid.from_cells(cells, shape)
+        if sudokit.is_unique(grid):
+            return grid
+    return full
 
 
 def parse(text: str) -> ET.Element:
@@ -287,9 +300,13 @@ def test_grid_label_items_and_solving() -> None:
     solution = sudokit.solve(grid)
     assert solution is not None
     assert solution.to_line() in compact(reader.pages[1].extract_text())
-    unsolvable = Grid("12........3...4.")  # r1c3 has no candidate: said so, not drawn
-    text = read(make([(unsolvable, None)])).pages[1].extract_text()
-    assert "(no solution)" in text
+    unsolvable = Grid("12........3...4.")  # r1c3 has no candidate: never printed
+    with pytest.raises(sudokit.NotUniqueError, match="puzzle 2: no solution"):
+        make([(grid, None), (unsolvable, None)])
+    with pytest.raises(sudokit.NotUniqueError, match="puzzle 1: more than one solution"):
+        make([(Grid("." * 81), None)])
+    with pytest.raises(ValueError, match="no puzzle to print"):
+        make([])
     with pytest.raises(TypeError):
         make([("not a grid", None)])
 
@@ -314,7 +331,7 @@ def test_options_checked(generated: list[Generated]) -> None:
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_pdf_every_shape(shape: Shape) -> None:
-    grids = [sample(shape, seed) for seed in (1, 2)]
+    grids = [unique_sample(shape, seed) for seed in (1, 2)]
     reader = read(make([(g, f"shape {shape}") for g in grids], per_page=4, page_size="Letter"))
     symbols = symbols_for(shape.n)
     text = compact("".join(p.extract_text() for p in reader.pages))
@@ -325,8 +342,10 @@ def test_pdf_every_shape(shape: Shape) -> None:
 def test_big_grids_get_fewer_per_page() -> None:
     for shape, per_page in [(Shape(4, 4), 2), (Shape(5, 5), 1), (Shape(6, 6), 1)]:
         out = io.BytesIO()
-        summary = book([(sample(shape, s), None) for s in (1, 2)], out, per_page=6)
+        summary = book([(unique_sample(shape, s), None) for s in (1, 2)], out, per_page=6)
         assert summary.puzzle_pages == 2 // per_page
+        if per_page < 6:  # the book says it placed fewer than asked
+            assert summary.notes and f"{per_page} a page, not 6" in summary.notes[0]
     for w, h in pdf_module.PAGE_SIZES.values():
         area = pdf_module._Area(42.0, 64.0, w - 84.0, h - 130.0)  # a page with a title
         for side in (4, 5):
@@ -509,7 +528,8 @@ def test_cli_generate_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     records = tmp_path / "gen.txt"
     args = ["generate", "-n", "2", "--seed", "5", "-j", "1", "--pdf", str(out), "-o", str(records)]
     assert main(args) == 0
-    assert len(records.read_text().splitlines()) == 2
+    lines = records.read_text().splitlines()
+    assert lines[0].startswith("# sudokit generate ") and len(lines[1:]) == 2
     assert main([*args, "--resume"]) == 2
 
 
@@ -520,7 +540,7 @@ def test_cli_generate_pdf_is_the_same_whatever_jobs(tmp_path: Path) -> None:
         assert main([*args, "-j", jobs, "--pdf", str(pdf), "-o", str(records)]) == 0
     assert (tmp_path / "1.pdf").read_bytes() == (tmp_path / "2.pdf").read_bytes()
     assert (tmp_path / "1.txt").read_bytes() == (tmp_path / "2.txt").read_bytes()
-    assert len((tmp_path / "2.txt").read_text().splitlines()) == 40
+    assert len((tmp_path / "2.txt").read_text().splitlines()) == 1 + 40  # options, records
 
 
 def test_cli_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -535,8 +555,8 @@ def test_cli_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "p.svg"
     assert main(["svg", PUZZLE, "--candidates", "-o", str(out)]) == 0
     assert by_class(parse(out.read_text()), "candidate")
-    assert main(["svg", "garbage"]) == 2
-    assert "svg: error" in capsys.readouterr().err
+    assert main(["svg", "garbage"]) == 1
+    assert "cannot read garbage: No such file" in capsys.readouterr().err
 
 
 def _stream(items: list[Generated], count: int) -> Iterator[Generated]:

@@ -39,11 +39,15 @@ class Difficulty:
     logic: int
     hodoku_level: str | None = None
 
-    def check(self, puzzle: Grid) -> tuple[bool, Rating, float]:
+    def check(self, puzzle: Grid, deadline: float | None = None) -> tuple[bool, Rating, float]:
         """Whether ``puzzle`` meets the target, its rating (capped at ``hi`` when that is all
-        it takes to reject it), and how far its ER is from the range (0 inside it)."""
+        it takes to reject it), and how far its ER is from the range (0 inside it).
+
+        Raises TimeoutError when the rating is still going at ``deadline`` (a
+        ``time.monotonic()`` value): a hard puzzle's rating can take seconds.
+        """
         capped = self.hi < 20.0 and not self.require
-        rating = rate(puzzle, max_rating=self.hi if capped else None)
+        rating = rate(puzzle, max_rating=self.hi if capped else None, deadline=deadline)
         er = rating.er
         distance = max(self.lo - er, er - self.hi, 0.0)
         if rating.capped or not rating.solved or distance > 0:
@@ -81,12 +85,18 @@ class Difficulty:
         if (self.lo, self.hi) != (1.0, 20.0):
             parts.append(f"ER {self.lo:.1f}-{self.hi:.1f}")
         if self.require:
-            parts.append("using " + ", ".join(name for name, _ in self.require))
+            parts.append("a solve path using " + " and ".join(name for name, _ in self.require))
         if self.allow is not None:
-            parts.append("solvable with " + ", ".join(t.slug for t in self.allow))
+            parts.append("a solution with " + ", ".join(t.slug for t in self.allow) + " alone")
         if self.hodoku_level is not None:
             parts.append(f"HoDoKu level {self.hodoku_level}")
-        return " ".join(parts) or "any difficulty"
+        return " and ".join(parts) or "any difficulty"
+
+
+def lo_hi_text(level: Level | str) -> str:
+    lv = level if isinstance(level, Level) else Level.parse(level)
+    lo, hi = lv.range
+    return f"{lo:.1f}-{hi:.1f}"
 
 
 def _step_names(name: str) -> frozenset[str]:
@@ -130,11 +140,38 @@ def difficulty(
             raise ValueError(f"rating range {rlo}-{rhi} is empty")
         lo, hi = max(lo, rlo), min(hi, rhi)
         if lo > hi:
-            raise ValueError(f"rating range {rlo}-{rhi} does not meet level {level}")
+            if level is None:
+                raise ValueError(
+                    f"ER range {rlo:g}-{rhi:g} is outside Sudoku Explainer's scale (1.0-20.0)"
+                )
+            name = str(level).lower()
+            raise ValueError(
+                f"ER range {rlo:g}-{rhi:g} is outside level {name} (ER {lo_hi_text(level)})"
+            )
     req = tuple((name, _step_names(name)) for name in (require or ()))
     allowed = select(list(allow)) if allow is not None else None
     if allowed == ():
         raise ValueError("allow names no technique; give at least one (for example singles)")
+    # Targets no puzzle can meet fail here, at once, rather than after the whole timeout.
+    for name, _ in req:
+        chosen = select([name])
+        if allowed is not None and not any(t in allowed for t in chosen):
+            raise ValueError(
+                f"{name} is required but not among the allowed techniques "
+                f"({', '.join(t.slug for t in allowed)})"
+            )
+        cheapest = min(t.rating for t in chosen)
+        if cheapest > hi:
+            raise ValueError(
+                f"{name} rates ER {cheapest:.1f}: a path using it cannot stay within ER {hi:.1f}"
+            )
+    if allowed is not None:
+        top = max(t.rating for t in allowed)
+        if top < lo:
+            raise ValueError(
+                f"a puzzle solved with {', '.join(t.slug for t in allowed)} alone rates at most "
+                f"ER {top:.1f}, below the ER {lo:.1f} asked for"
+            )
     logic = LOGIC_NONE
     if allowed is not None:
         slugs = {t.slug for t in allowed}

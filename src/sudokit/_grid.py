@@ -107,6 +107,11 @@ class Grid:
     ) -> None:
         from . import formats
 
+        if not isinstance(text, str):
+            raise TypeError(
+                f"Grid() takes the text of a puzzle, not {type(text).__name__}; "
+                "for cell values use Grid.from_cells(cells, shape)"
+            )
         sh, cells = formats._checked(text, shape, alphabet, allow_conflicts)
         self._shape = sh
         self._cells = cells

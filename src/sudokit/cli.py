@@ -1,17 +1,29 @@
 """The ``sudokit`` command: a thin layer that parses arguments, calls the library and prints.
 
-Exit status: 0 when every input was handled, 1 when some input was bad or had no solution
-(each reported on stderr with its line number), 2 for a usage error.
+Each subcommand is a function ``(args, err) -> exit status`` set on its parser with
+``set_defaults(func=...)``; options that several commands share (the puzzle source and
+``--shape``, ``-o``, ``--jobs``) come from parent parsers, so they read and mean the same
+everywhere.
+
+Exit status, the same in every command:
+
+- 0: every input was handled (a solved puzzle, a hint given, a book written);
+- 1: some input was bad (unreadable, conflicting, no solution, more than one solution), a
+  puzzle could not be finished with the techniques asked for, or an output could not be
+  written; each problem is reported on stderr, with its line number for files;
+- 2: a usage error (an unknown option or technique, a value out of range);
+- 130: interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -24,18 +36,39 @@ from ._grid import Grid
 from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
 from .batch import solve_records
-from .errors import GenerationError, SudokitError
-from .formats import Record, format_candidates, format_grid, read_puzzles
+from .engine import unique_solution
+from .errors import GenerationError, NotUniqueError, SudokitError
+from .formats import PuzzleSource, Record, format_candidates, format_grid
 from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_many
-from .output import RECORD_FORMATS, csv_header, format_records, resume_point
+from .output import (
+    OUTPUT_OPTIONS,
+    RECORD_FORMATS,
+    csv_header,
+    format_records,
+    options_comment,
+    resume_check,
+    resume_point,
+)
 
-__all__ = ["main"]
+__all__ = ["SHAPES_HELP", "main"]
 
 SHAPES_HELP = (
     f"Shapes: boxes of ROWSxCOLS cells, each side at least 2, giving grids of side 4 to "
     f"{MAX_SIDE} (2x2, 2x3, 3x3, 3x4, 4x4, 5x5, 6x6 ...); square boxes are inferred from the "
-    "cell count, others need --shape unless a record states it."
+    "cell count, others need --shape unless a record states it. Exit status: 0 all done, 1 some "
+    "input bad, unsolvable or not unique (each reported on stderr), 2 usage error."
 )
+
+
+class _Fail(Exception):
+    """A command cannot go on: ``main`` prints the message and exits with ``status``."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# Argument types --------------------------------------------------------------------------------
 
 
 def _shape_arg(text: str) -> Shape:
@@ -71,6 +104,39 @@ def _positive(text: str) -> int:
     return value
 
 
+# The parser ------------------------------------------------------------------------------------
+
+
+def _parents() -> dict[str, argparse.ArgumentParser]:
+    """The option groups several commands share."""
+
+    def parent() -> argparse.ArgumentParser:
+        return argparse.ArgumentParser(add_help=False)
+
+    source = parent()
+    source.add_argument(
+        "source",
+        nargs="?",
+        default="-",
+        metavar="PUZZLES",
+        help="a file of puzzles (any format sudokit reads), - for stdin (the default), or a "
+        "puzzle itself, in quotes",
+    )
+    source.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    one = parent()
+    one.add_argument(
+        "source", metavar="PUZZLE", help="a puzzle (one line, in quotes), a file holding one, or -"
+    )
+    one.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    output = parent()
+    output.add_argument("-o", "--output", help="write to this file instead of stdout")
+    jobs = parent()
+    jobs.add_argument(
+        "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
+    )
+    return {"source": source, "one": one, "output": output, "jobs": jobs}
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sudokit",
@@ -79,15 +145,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"sudokit {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    par = _parents()
 
     s = sub.add_parser(
         "solve",
-        help="solve puzzles from a file or stdin",
+        parents=[par["source"], par["output"], par["jobs"]],
+        help="solve puzzles from a file, stdin or the command line",
         description="Solve one puzzle per line (or grids separated by blank lines) and print "
         "each solution in the puzzle's own format. Bad lines are reported on stderr with their "
         "line number and skipped; the exit status is then 1.",
     )
-    s.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     s.add_argument(
         "--count",
         action="store_true",
@@ -100,18 +167,18 @@ def _parser() -> argparse.ArgumentParser:
         help="with --count, stop counting at N (a count equal to N means 'N or more'; "
         "default 1000)",
     )
-    s.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes (default 1)")
-    s.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     s.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
-    s.add_argument("-o", "--output", help="write to this file instead of stdout")
+    s.set_defaults(func=_solve)
 
     g = sub.add_parser(
         "generate",
+        parents=[par["output"], par["jobs"]],
         help="generate puzzles with exactly one solution",
         description="Generate puzzles, each proven to have one solution, streamed as they are "
-        "made. With no clue target, each puzzle is minimal (with a symmetry: no symmetric orbit "
-        "of clues can be removed). Each record states the seed and index that make it again; "
-        "the same arguments and seed give the same output whatever --jobs is.",
+        "made. With no clue target, each puzzle is minimal (with a symmetry, orbit-minimal: no "
+        "symmetric orbit of clues can be removed; each record says whether it is also minimal "
+        "clue by clue). Each record states the seed and index that make it again; the same "
+        "arguments and seed give the same output whatever --jobs is.",
     )
     g.add_argument("-n", "--count", type=_positive, default=1, help="how many (default 1)")
     g.add_argument(
@@ -137,12 +204,8 @@ def _parser() -> argparse.ArgumentParser:
         help="minimal puzzles (the default without a clue target; with --clues: both)",
     )
     g.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
-    g.add_argument(
-        "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
-    )
     g.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
     g.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
-    g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument(
         "--pdf",
         metavar="FILE",
@@ -153,7 +216,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument(
         "--resume",
         action="store_true",
-        help="with -o: keep the whole records already in the file and make the rest",
+        help="with -o: keep the whole records already in the file and make the rest (every "
+        "option that changes the output must be as before)",
     )
     g.add_argument(
         "--timeout",
@@ -178,13 +242,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     d.add_argument("--hodoku-level", help="HoDoKu's level: easy, medium, hard, unfair or extreme")
     d.add_argument("--rate", action="store_true", help="rate every puzzle (ER/EP/ED and level)")
+    g.set_defaults(func=_generate)
+
     e = sub.add_parser(
         "explain",
+        parents=[par["source"], par["output"]],
         help="solve step by step as a person would, explaining each step",
         description="Print the solve path of each puzzle: one numbered step per line with its "
-        "Sudoku Explainer rating and explanation, then whether the puzzle was solved.",
+        "Sudoku Explainer rating and explanation, then whether the puzzle was solved. With "
+        "--format json, JSON lines: one object per step, then one with the outcome, per puzzle.",
     )
-    e.add_argument("puzzle", help="a puzzle (one line, in quotes) or a file of puzzles, or -")
     e.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     e.add_argument(
         "--candidates", action="store_true", help="print the pencil-mark grid before each step"
@@ -192,59 +259,75 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--techniques", help="only these techniques, comma-separated (e.g. singles,pointing)"
     )
-    e.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    e.set_defaults(func=_explain)
 
     r = sub.add_parser(
         "rate",
+        parents=[par["source"], par["output"], par["jobs"]],
         help="rate puzzles as Sudoku Explainer does (ER/EP/ED)",
         description="Rate each puzzle with Sudoku Explainer's rules. By default prints serate's "
-        "form, 'PUZZLE ED=ER/EP/ED'; json and csv add the level and hardest technique. Bad lines "
-        "are reported on stderr and skipped; the exit status is then 1.",
+        "form, 'PUZZLE ED=ER/EP/ED'; json and csv add the level, hardest technique and HoDoKu "
+        "grade. Each result is written as soon as the puzzles before it are done. Bad lines and "
+        "puzzles without exactly one solution are reported on stderr and skipped; the exit "
+        "status is then 1.",
     )
-    r.add_argument("file", nargs="?", default="-", help="input file, or - for stdin (default)")
     r.add_argument("--format", choices=("serate", "json", "csv"), default="serate")
-    r.add_argument("--jobs", "-j", type=_positive, default=None, help="processes (default: all)")
-    r.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
-    r.add_argument("-o", "--output", help="write to this file instead of stdout")
+    r.set_defaults(func=_rate)
 
-    h = sub.add_parser("hint", help="a progressive hint for the next step")
-    h.add_argument("puzzle", help="a puzzle, one line (in quotes), or a pretty grid file")
+    h = sub.add_parser(
+        "hint",
+        parents=[par["one"], par["output"]],
+        help="a progressive hint for the next step",
+        description="Print a hint for the next logic step: at detail 1 the technique and where "
+        "to look, at 2 the cells and digits, at 3 the whole deduction. Exit status 0 also for a "
+        "solved puzzle (nothing to hint), 1 when no technique applies.",
+    )
     h.add_argument(
-        "--level",
+        "--detail",
         type=int,
         choices=(1, 2, 3),
         default=1,
         help="1: technique and where; 2: cells and digits; 3: the whole deduction",
     )
-    h.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    h.add_argument("--level", type=int, choices=(1, 2, 3), dest="detail", help=argparse.SUPPRESS)
+    h.set_defaults(func=_hint)
+
+    t = sub.add_parser(
+        "techniques",
+        help="list the techniques and the names --require, --allow and --techniques take",
+        description="List the logic engine's techniques in Sudoku Explainer's order, with their "
+        "rating, the step names that ratings and explanations print, and the groups that name "
+        "several at once. Any of these names is accepted wherever techniques are named.",
+    )
+    t.set_defaults(func=_techniques)
 
     b = sub.add_parser(
         "pdf",
+        parents=[par["source"]],
         help="print puzzles as a PDF book",
         description="Lay out puzzles as a PDF book, with the solutions at the back. The input "
         "holds puzzles in any format sudokit reads; the labels show what its records state "
-        "(sudokit generate's index, seed, level and rating). Bad lines are reported on stderr "
-        "and skipped; the exit status is then 1.",
+        "(sudokit generate's index, seed, level and rating). Bad lines and puzzles without "
+        "exactly one solution are reported on stderr and left out; the exit status is then 1. "
+        "An existing book is replaced only when the new one is complete.",
     )
-    b.add_argument("file", help="input file, or - for stdin")
     b.add_argument("-o", "--output", dest="book", required=True, help="the PDF file to write")
     _book_options(b)
-    b.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    b.set_defaults(func=_pdf)
 
     v = sub.add_parser(
         "svg",
+        parents=[par["one"], par["output"]],
         help="draw a puzzle as SVG",
         description="Draw one puzzle as an SVG picture, optionally with its pencil marks and "
         "the next logic step highlighted.",
     )
-    v.add_argument("puzzle", help="a puzzle (one line, in quotes) or a file holding one, or -")
     v.add_argument("--candidates", action="store_true", help="draw the pencil marks")
     v.add_argument(
         "--step", action="store_true", help="highlight the next logic step (with pencil marks)"
     )
     v.add_argument("--size", type=_positive, help="width and height in pixels")
-    v.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
-    v.add_argument("-o", "--output", help="write to this file instead of stdout")
+    v.set_defaults(func=_svg)
 
     w = sub.add_parser(
         "play",
@@ -268,18 +351,19 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds to look for a puzzle of the asked level before giving the closest "
         "(default 15)",
     )
+    w.set_defaults(func=_play)
 
     m = sub.add_parser(
         "html",
+        parents=[par["source"]],
         help="write an offline page to play puzzles from a file",
         description="Write one self-contained HTML page (no server, works from a file) to play "
         "the puzzles of FILE, in any format sudokit reads, with their solutions and hint paths "
         "embedded. Bad lines and puzzles without exactly one solution are reported on stderr "
         "and left out; the exit status is then 1.",
     )
-    m.add_argument("file", help="input file, or - for stdin")
     m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
-    m.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    m.set_defaults(func=_html)
     return p
 
 
@@ -294,227 +378,88 @@ def _book_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--pencil-marks", action="store_true", help="print the candidates in empty cells"
     )
+    p.add_argument(
+        "--no-labels", action="store_true", help="leave out the seed, index and rating labels"
+    )
 
 
-def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **options: Any) -> int:
-    """Write the book, or say why not (an unwritable path); the exit status."""
-    from .render.pdf import book
+# Shared plumbing -------------------------------------------------------------------------------
 
+
+def _source(args: argparse.Namespace) -> PuzzleSource:
+    return PuzzleSource(args.source, shape=args.shape, alphabet=getattr(args, "alphabet", None))
+
+
+def _records(source: PuzzleSource) -> Iterator[Record]:
+    """The source's records; a file that cannot be read is a failure (exit 1)."""
+    it = source.records()
     try:
-        summary = book(items, path, **options)
+        first = next(it, None)
     except OSError as e:
-        err.write(f"sudokit {command}: cannot write {path}: {e.strerror or e}\n")
-        return 1
-    puzzles = "1 puzzle" if summary.puzzles == 1 else f"{summary.puzzles} puzzles"
-    err.write(f"{path}: {puzzles} on {summary.pages} pages\n")
-    return 0
+        raise _Fail(f"sudokit: cannot read {source.source}: {e.strerror or e}") from None
+    if first is not None:
+        yield first
+        yield from it
 
 
-def _pdf(args: argparse.Namespace, err: TextIO) -> int:
-    from .render.pdf import read_labelled
-
-    bad = 0
-    source = "<stdin>" if args.file == "-" else args.file
-    with ExitStack() as stack:
-        stream = _input(args.file, stack)
-
-        def items() -> Iterator[tuple[Any, Any]]:
-            nonlocal bad
-            for rec, label in read_labelled(_lines(stream), shape=args.shape, source=source):
-                if rec.grid is None:
-                    err.write(f"{rec.error}\n")
-                    bad += 1
-                    continue
-                yield rec.grid, label
-
-        status = _write_book(
-            items(),
-            args.book,
-            err,
-            "pdf",
-            per_page=args.per_page,
-            page_size=args.page_size,
-            title=args.title,
-            solutions=not args.no_solutions,
-            explain=args.explain,
-            pencil_marks=args.pencil_marks,
+def _one_puzzle(args: argparse.Namespace) -> Grid:
+    """The one puzzle a command such as ``hint`` takes; a failure (exit 1) otherwise."""
+    records = list(islice(_records(_source(args)), 2))  # 2: enough to refuse
+    if len(records) != 1:
+        raise _Fail(
+            f"sudokit {args.command}: give exactly one puzzle, not {len(records) or 'none'}"
         )
-    return status or (1 if bad else 0)
-
-
-def _svg(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .render.svg import svg
-
-    grid = _one_puzzle(args, "svg")
-    state = step = None
-    if args.candidates or args.step:
-        from .logic import Candidates, next_step
-
-        state = Candidates.from_grid(grid)
-        step = next_step(state) if args.step else None
-    out.write(svg(grid, candidates=state, step=step, size=args.size))
-    return 0
-
-
-def _puzzle_records(text: str, shape: Shape | None) -> Iterator[Record]:
-    """Records from a file path, ``-`` (stdin), or the puzzle text itself."""
-    if text == "-":
-        yield from read_puzzles(sys.stdin, shape=shape)
-        return
-    path = Path(text)
-    if len(text) < 4096 and path.is_file():
-        with path.open(encoding="utf-8", errors="replace") as f:
-            yield from read_puzzles(f, shape=shape, source=text)
-        return
-    yield from read_puzzles(text.splitlines(), shape=shape, source="<argument>")
-
-
-def _one_puzzle(args: argparse.Namespace, command: str) -> Grid:
-    """The one puzzle a command such as ``hint`` takes; a usage error (exit 2) otherwise."""
-    records = list(islice(_puzzle_records(args.puzzle, args.shape), 2))  # 2: enough to refuse
-    if len(records) != 1 or records[0].grid is None:
-        reason = records[0].error if records and records[0].error else None
-        raise _Fail(f"sudokit {command}: error: {reason or 'give exactly one puzzle'}", 2)
+    if records[0].grid is None:
+        raise _Fail(f"sudokit {args.command}: {records[0].error}")
     return records[0].grid
 
 
-def _explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .logic import Candidates, select, solve_steps
-
+def _unique(grid: Grid, where: str) -> str | None:
+    """None when ``grid`` has one solution, else the message saying what is wrong."""
     try:
-        techniques = select(args.techniques.split(",")) if args.techniques else None
-    except ValueError as exc:
-        err.write(f"sudokit explain: error: {exc}\n")
-        return 2
-    status = 0
-    first = True
-    for rec in _puzzle_records(args.puzzle, args.shape):
-        if rec.grid is None:
-            err.write(f"{rec.error}\n")
-            status = 1
-            continue
-        if not first and args.format == "text":
-            out.write("\n")
-        first = False
-        state = Candidates.from_grid(rec.grid)
-        count = 0
-        walk = solve_steps(state, techniques=techniques, in_place=True)
-        for count, step in enumerate(walk, 1):
-            if args.format == "json":
-                out.write(json.dumps(step.to_dict()) + "\n")
-            else:
-                if args.candidates:
-                    out.write(format_candidates(state.shape, state.masks()) + "\n")
-                out.write(f"{count}. [{step.rating:.1f}] {step.text}\n")
-        solved = state.is_solved()
-        if args.format == "json":
-            final = {
-                "solved": solved,
-                "steps": count,
-                "line": rec.line,
-                "grid": state.to_grid().to_line(),
-            }
-            out.write(json.dumps(final) + "\n")
-        else:
-            out.write(
-                "Solved.\n"
-                if solved
-                else f"Stuck after {count} steps at {state.to_grid().to_line()}\n"
-            )
-            if not solved:
-                out.write(format_candidates(state.shape, state.masks()) + "\n")
-        if not solved:
-            status = max(status, 1)
-    return status
+        unique_solution(grid)
+    except NotUniqueError as e:
+        return f"{where}: {e}"
+    return None
 
 
-def _rate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .batch import map_grids
-    from .rating import rate_many
-
-    status = 0
-    source = "<stdin>" if args.file == "-" else args.file
+@contextmanager
+def _output(path: str | None) -> Iterator[TextIO]:
+    """stdout, or the file ``path`` (a clear failure when it cannot be opened)."""
+    if path is None:
+        yield sys.stdout
+        return
     with ExitStack() as stack:
-        stream = _input(args.file, stack)
-        bar = stack.enter_context(_progress(0, 0, err))
-        records = read_puzzles(_lines(stream), shape=args.shape, source=source)
-        if args.format == "csv":
-            out.write("puzzle,er,ep,ed,level,hardest,solved,hodoku_level,hodoku_score\n")
-        jobs = args.jobs or default_jobs()
-        with_hodoku = args.format in ("json", "csv")
-        rater = partial(rate_many, with_hodoku=with_hodoku)
-        for rec, rating in map_grids(rater, records, jobs=jobs, chunk=16):
-            bar.update(1)
-            if rec.grid is None or rating is None:
-                err.write(f"{rec.error}\n")
-                status = 1
-                continue
-            line = rec.grid.to_line()
-            if args.format == "json":
-                out.write(json.dumps({"puzzle": line, **rating.to_dict()}) + "\n")
-            elif args.format == "csv":
-                d = rating.to_dict()
-                out.write(
-                    f"{line},{d['er']},{d['ep']},{d['ed']},{d['level']},{d['hardest']},"
-                    f"{'yes' if rating.solved else 'no'},{d.get('hodoku_level', '')},"
-                    f"{d.get('hodoku_score', '')}\n"
-                )
-            else:
-                out.write(f"{line} {rating}\n")
-            out.flush()
-    return status
+        try:
+            f = stack.enter_context(open(path, "w", encoding="utf-8"))
+        except OSError as e:
+            raise _Fail(f"sudokit: cannot write {path}: {e.strerror or e}") from None
+        yield f
 
 
-def _hint(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .logic import hint
-
-    h = hint(_one_puzzle(args, "hint"), args.level)
-    if h is None:
-        out.write("No hint: the puzzle is solved, or no technique applies.\n")
-        return 1
-    out.write(h.text + "\n")
-    return 0
+def _progress(total: int | None, initial: int, err: TextIO) -> tqdm[NoReturn]:
+    """A progress bar on ``err`` when it is a terminal (count, rate, and with a total, ETA),
+    else a silent one."""
+    return tqdm(total=total, initial=initial, file=err, unit=" puzzles", disable=not err.isatty())
 
 
-class _Fail(Exception):
-    """A command cannot go on: ``main`` prints the message and exits with ``status``."""
-
-    def __init__(self, message: str, status: int = 1) -> None:
-        super().__init__(message)
-        self.status = status
+# Commands --------------------------------------------------------------------------------------
 
 
-def _input(name: str, stack: ExitStack) -> TextIO:
-    """stdin for ``-``, else the named file (closed with ``stack``)."""
-    if name == "-":
-        return sys.stdin
-    try:
-        return stack.enter_context(open(name, encoding="utf-8", errors="replace"))
-    except OSError as e:
-        raise _Fail(f"sudokit: cannot read {name}: {e.strerror}") from None
-
-
-def _lines(stream: TextIO) -> Iterator[str]:
-    yield from stream
-
-
-def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _solve(args: argparse.Namespace, err: TextIO) -> int:
     status = 0
-    source = "<stdin>" if args.file == "-" else args.file
-    with ExitStack() as stack:
-        stream = _input(args.file, stack)
-        records = read_puzzles(
-            _lines(stream), shape=args.shape, alphabet=args.alphabet, source=source
-        )
+    source = _source(args)
+    with _output(args.output) as out:
         limit = args.limit if args.count else 1
-        for rec, solution, count in solve_records(records, limit=limit, jobs=args.jobs):
+        jobs = args.jobs or default_jobs()
+        for rec, solution, count in solve_records(_records(source), limit=limit, jobs=jobs):
             if rec.error is not None:
                 err.write(f"{rec.error}\n")
                 status = 1
             elif args.count:
                 out.write(f"{count}\n")
             elif solution is None:
-                err.write(f"{source}, line {rec.line}: no solution\n")
+                err.write(f"{source.name}, line {rec.line}: no solution\n")
                 status = 1
             else:
                 out.write(format_grid(solution, rec.fmt, alphabet=args.alphabet) + "\n")
@@ -523,16 +468,210 @@ def _solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
-def _progress(total: int, initial: int, err: TextIO) -> tqdm[NoReturn]:
-    """A progress bar on ``err`` when it is a terminal (count, rate, ETA; no ETA when the
-    total is unknown, ``total=0``), else a silent one."""
-    return tqdm(
-        total=total or None,
-        initial=initial,
-        file=err,
-        unit=" puzzles",
-        disable=not err.isatty(),
+_RATE_CSV = (
+    "puzzle",
+    "er",
+    "ep",
+    "ed",
+    "level",
+    "hardest",
+    "solved",
+    "hodoku_level",
+    "hodoku_score",
+)
+
+
+def _rate(args: argparse.Namespace, err: TextIO) -> int:
+    from .batch import map_grids
+    from .rating import rate_many
+
+    status = 0
+    source = _source(args)
+    with ExitStack() as stack:
+        out = stack.enter_context(_output(args.output))
+        show = err.isatty()
+        bar = stack.enter_context(_progress(source.count() if show else None, 0, err))
+        writer = csv.writer(out, lineterminator="\n")
+        if args.format == "csv":
+            writer.writerow(_RATE_CSV)
+        rater = partial(rate_many, with_hodoku=args.format in ("json", "csv"))
+        # One puzzle a task: a hard one takes seconds, so bigger chunks would hold the others
+        # back behind it and leave a worker idle.
+        jobs = args.jobs or default_jobs()
+        for rec, rating in map_grids(rater, _records(source), jobs=jobs, chunk=1):
+            bar.update(1)
+            if rec.grid is None or rating is None:
+                err.write(f"{rec.error}\n")
+                status = 1
+                continue
+            if isinstance(rating, NotUniqueError):
+                err.write(f"{source.name}, line {rec.line}: {rating}\n")
+                status = 1
+                continue
+            line = rec.grid.to_line()
+            if args.format == "json":
+                out.write(json.dumps({"puzzle": line, **rating.to_dict()}) + "\n")
+            elif args.format == "csv":
+                d = rating.to_dict()
+                solved = "yes" if rating.solved else "no"
+                row = [line, *(d.get(k, "") for k in _RATE_CSV[1:6]), solved]
+                writer.writerow([*row, d.get("hodoku_level", ""), d.get("hodoku_score", "")])
+            else:
+                out.write(f"{line} {rating}\n")
+            out.flush()
+    return status
+
+
+def _explain(args: argparse.Namespace, err: TextIO) -> int:
+    from .logic import Candidates, select, solve_steps
+
+    try:
+        techniques = select(args.techniques.split(",")) if args.techniques else None
+    except ValueError as exc:
+        raise _Fail(f"sudokit explain: error: {exc}", 2) from None
+    status = 0
+    first = True
+    source = _source(args)
+    with _output(args.output) as out:
+        for rec in _records(source):
+            if rec.grid is None:
+                err.write(f"{rec.error}\n")
+                status = 1
+                continue
+            problem = _unique(rec.grid, f"{source.name}, line {rec.line}")
+            if problem is not None:
+                err.write(problem + "\n")
+                status = 1
+                continue
+            if not first and args.format == "text":
+                out.write("\n")
+            first = False
+            state = Candidates.from_grid(rec.grid)
+            count = 0
+            for count, step in enumerate(
+                solve_steps(state, techniques=techniques, in_place=True), 1
+            ):
+                if args.format == "json":
+                    out.write(json.dumps(step.to_dict()) + "\n")
+                else:
+                    if args.candidates:
+                        out.write(format_candidates(state.shape, state.masks()) + "\n")
+                    out.write(f"{count}. [{step.rating:.1f}] {step.text}\n")
+            solved = state.is_solved()
+            if args.format == "json":
+                grid = state.to_grid().to_line()
+                final = {"solved": solved, "steps": count, "line": rec.line, "grid": grid}
+                out.write(json.dumps(final) + "\n")
+            elif solved:
+                out.write("Solved.\n")
+            else:
+                out.write(f"Stuck after {count} steps at {state.to_grid().to_line()}\n")
+                out.write(format_candidates(state.shape, state.masks()) + "\n")
+            if not solved:
+                status = 1
+    return status
+
+
+def _hint(args: argparse.Namespace, err: TextIO) -> int:
+    from .logic import hint
+
+    grid = _one_puzzle(args)
+    problem = _unique(grid, "sudokit hint")
+    if problem is not None:
+        raise _Fail(problem)
+    with _output(args.output) as out:
+        if grid.is_complete():
+            out.write("Nothing to hint: the puzzle is solved.\n")
+            return 0
+        found = hint(grid, args.detail)
+        if found is None:
+            out.write("No hint: no technique sudokit knows applies here.\n")
+            return 1
+        out.write(found.text + "\n")
+    return 0
+
+
+def _svg(args: argparse.Namespace, err: TextIO) -> int:
+    from .render.svg import svg
+
+    grid = _one_puzzle(args)
+    state = step = None
+    if args.candidates or args.step:
+        from .logic import Candidates, next_step
+
+        problem = _unique(grid, "sudokit svg")
+        if problem is not None:
+            raise _Fail(problem)
+        state = Candidates.from_grid(grid)
+        step = next_step(state) if args.step else None
+    with _output(args.output) as out:
+        out.write(svg(grid, candidates=state, step=step, size=args.size))
+    return 0
+
+
+def _techniques(args: argparse.Namespace, err: TextIO) -> int:
+    from .logic import ALL_ORDER
+
+    rows = [("technique", "ER", "steps it prints", "groups")]
+    for t in ALL_ORDER:
+        rows.append((t.slug, f"{t.rating:.1f}", ", ".join(t.step_names), ", ".join(t.groups)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    for row in rows:
+        sys.stdout.write(
+            "  ".join(c.ljust(w) for c, w in zip(row, [*widths, 0], strict=True)).rstrip() + "\n"
+        )
+    return 0
+
+
+def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **options: Any) -> int:
+    """Write the book, or say why not; the exit status."""
+    from .render.pdf import book
+
+    try:
+        summary = book(items, path, **options)
+    except OSError as e:
+        raise _Fail(f"sudokit {command}: cannot write {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise _Fail(f"sudokit {command}: {e}; {path} was not written") from None
+    for note in summary.notes:
+        err.write(f"sudokit {command}: {note}\n")
+    puzzles = "1 puzzle" if summary.puzzles == 1 else f"{summary.puzzles} puzzles"
+    err.write(f"{path}: {puzzles} on {summary.pages} pages\n")
+    return 0
+
+
+def _pdf(args: argparse.Namespace, err: TextIO) -> int:
+    from .output import LABEL_FIELDS, record_label
+
+    bad = 0
+    source = _source(args)
+
+    def items() -> Iterator[tuple[Any, Any]]:
+        nonlocal bad
+        for rec in _records(source):
+            problem = rec.error or (
+                _unique(rec.grid, f"{source.name}, line {rec.line}") if rec.grid else None
+            )
+            if problem is not None or rec.grid is None:
+                err.write(f"{problem}\n")
+                bad += 1
+                continue
+            yield rec.grid, record_label(rec)
+
+    status = _write_book(
+        items(),
+        args.book,
+        err,
+        "pdf",
+        per_page=args.per_page,
+        page_size=args.page_size,
+        title=args.title,
+        solutions=not args.no_solutions,
+        explain=args.explain,
+        pencil_marks=args.pencil_marks,
+        labels=("number",) if args.no_labels else LABEL_FIELDS,
     )
+    return status or (1 if bad else 0)
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
@@ -547,28 +686,32 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
         _difficulty_of(**difficulty)
     except ValueError as e:
-        err.write(f"sudokit generate: error: {e}\n")
-        return 2
+        raise _Fail(f"sudokit generate: error: {e}", 2) from None
     if args.resume and not args.output:
-        err.write("sudokit generate: error: --resume needs -o FILE\n")
-        return 2
+        raise _Fail("sudokit generate: error: --resume needs -o FILE", 2)
     if args.resume and args.pdf:
-        err.write("sudokit generate: error: --resume cannot add to a --pdf book\n")
-        return 2
+        raise _Fail("sudokit generate: error: --resume cannot add to a --pdf book", 2)
     seed = args.seed
     start = 0
     path = Path(args.output) if args.output else None
+    options = {k: getattr(args, k) for k in OUTPUT_OPTIONS}
+    options["er"], options["require"], options["allow"] = (
+        args.er,
+        _split(args.require),
+        _split(args.allow),
+    )
     if args.resume and path is not None and path.exists():
         try:
+            resume_check(path, options)
             point = resume_point(path, args.format)
         except ValueError as e:
-            err.write(f"sudokit generate: error: {e}\n")
-            return 1
+            raise _Fail(f"sudokit generate: {e}") from None
+        except OSError as e:
+            raise _Fail(f"sudokit generate: cannot read {path}: {e.strerror or e}") from None
         if seed is not None and point.seed is not None and seed != point.seed:
-            err.write(
-                f"sudokit generate: error: {path} was made with seed {point.seed}, not {seed}\n"
+            raise _Fail(
+                f"sudokit generate: error: {path} was made with seed {point.seed}, not {seed}", 2
             )
-            return 2
         seed = point.seed if point.seed is not None else seed
         start = point.next_index
         with path.open("r+b") as f:
@@ -577,14 +720,20 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         seed = int.from_bytes(os.urandom(8), "little")
     with ExitStack() as stack:
         if path is not None:
-            out: TextIO = stack.enter_context(
-                path.open("a" if args.resume else "w", encoding="utf-8")
-            )
+            try:
+                out: TextIO = stack.enter_context(
+                    path.open("a" if args.resume else "w", encoding="utf-8")
+                )
+            except OSError as e:
+                raise _Fail(f"sudokit: cannot write {path}: {e.strerror or e}") from None
         else:
             out = sys.stdout
         write = path is not None or not args.pdf  # with --pdf alone, the book is the output
-        if args.format == "csv" and write and (not args.resume or out.tell() == 0):
+        fresh = not args.resume or out.tell() == 0
+        if args.format == "csv" and write and fresh:
             out.write(csv_header(with_solution=args.with_solution))
+        elif path is not None and fresh:
+            out.write(options_comment(options))
         remaining = args.count - start
         bar = stack.enter_context(_progress(args.count, start, err))
         render = partial(
@@ -627,22 +776,19 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             for _ in records():
                 pass
         except GenerationError as e:
-            err.write(f"sudokit generate: {e}\n")
-            return 1
+            raise _Fail(f"sudokit generate: {e}") from None
     return 0
 
 
-def _play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _play(args: argparse.Namespace, err: TextIO) -> int:
     import webbrowser
 
     from .web import DEFAULT_PORT, make_server
 
     if args.port is not None and not 0 <= args.port <= 65535:
-        err.write(f"sudokit play: error: port {args.port} is outside 0-65535\n")
-        return 2
+        raise _Fail(f"sudokit play: error: port {args.port} is outside 0-65535", 2)
     if args.timeout <= 0:
-        err.write(f"sudokit play: error: timeout must be positive, got {args.timeout}\n")
-        return 2
+        raise _Fail(f"sudokit play: error: timeout must be positive, got {args.timeout}", 2)
     ports = [DEFAULT_PORT, 0] if args.port is None else [args.port]
     for i, port in enumerate(ports):
         try:
@@ -651,13 +797,12 @@ def _play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         except OSError as e:
             if i + 1 == len(ports):
                 why = e.strerror or e
-                err.write(f"sudokit play: cannot listen on {args.host}:{port}: {why}\n")
-                return 1
+                raise _Fail(f"sudokit play: cannot listen on {args.host}:{port}: {why}") from None
     with server:
         if not server.loopback():
             err.write(f"sudokit play: warning: listening on {server.host}, not only this machine\n")
-        out.write(f"Playing at {server.url} (Ctrl+C to stop)\n")
-        out.flush()
+        sys.stdout.write(f"Playing at {server.url} (Ctrl+C to stop)\n")
+        sys.stdout.flush()
         if not args.no_browser:
             webbrowser.open(server.url)
         try:
@@ -670,13 +815,11 @@ def _play(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _html(args: argparse.Namespace, err: TextIO) -> int:
     from .web.page import offline_page, puzzle_data
 
-    source = "<stdin>" if args.file == "-" else args.file
+    source = _source(args)
     status = 0
     puzzles = []
-    with ExitStack() as stack:
-        stream = _input(args.file, stack)
-        bar = stack.enter_context(_progress(0, 0, err))
-        for rec in read_puzzles(_lines(stream), shape=args.shape, source=source):
+    with _progress(source.count() if err.isatty() else None, 0, err) as bar:
+        for rec in _records(source):
             bar.update(1)
             if rec.grid is None:
                 err.write(f"{rec.error}\n")
@@ -685,25 +828,28 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
             try:
                 puzzles.append(puzzle_data(rec.grid))
             except SudokitError as e:
-                err.write(f"{source}, line {rec.line}: {e}\n")
+                err.write(f"{source.name}, line {rec.line}: {e}\n")
                 status = 1
     if not puzzles:
-        err.write(f"sudokit html: no puzzle to write from {source}\n")
-        return 1
+        raise _Fail(f"sudokit html: no puzzle to write from {source.name}")
     try:
         Path(args.page).write_text(offline_page(puzzles), encoding="utf-8")
     except OSError as e:
-        err.write(f"sudokit html: cannot write {args.page}: {e.strerror or e}\n")
-        return 1
+        raise _Fail(f"sudokit html: cannot write {args.page}: {e.strerror or e}") from None
     err.write(f"{args.page}: {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}\n")
     return status
+
+
+# Entry point -----------------------------------------------------------------------------------
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     args = _parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        status: int = args.func(args, sys.stderr)
+        sys.stdout.flush()
+        return status
     except _Fail as e:
         sys.stderr.write(f"{e}\n")
         return e.status
@@ -714,28 +860,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"sudokit: interrupted{kept}\n")
         return 130
     except BrokenPipeError:
+        _drop_stdout()
+        return 1
+    except OSError as e:  # writing the output failed: a full disk, a closed device
+        target = getattr(args, "output", None) or "standard output"
+        sys.stderr.write(f"sudokit {args.command}: cannot write {target}: {e.strerror or e}\n")
+        _drop_stdout()
         return 1
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    err = sys.stderr
-    if args.command == "pdf":
-        return _pdf(args, err)
-    if args.command == "play":
-        return _play(args, sys.stdout, err)
-    if args.command == "html":
-        return _html(args, err)
-    if args.command == "generate":
-        return _generate(args, err)
-    with ExitStack() as stack:
-        out: TextIO = sys.stdout
-        if getattr(args, "output", None):
-            try:
-                out = stack.enter_context(open(args.output, "w", encoding="utf-8"))
-            except OSError as e:
-                raise _Fail(f"sudokit: cannot write {args.output}: {e.strerror}") from None
-        commands = {"solve": _solve, "explain": _explain, "hint": _hint, "rate": _rate, "svg": _svg}
-        return commands[args.command](args, out, err)
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush at exit cannot fail again
+    with a traceback after the error has been reported."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - no real stdout (captured in tests)
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

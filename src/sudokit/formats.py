@@ -59,10 +59,13 @@ import csv
 import io
 import json
 import math
+import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from pathlib import Path
 
 from ._candidates import format_candidates, format_candidates_line, parse_candidates
 from ._grid import Grid, conflict_reason
@@ -100,6 +103,7 @@ __all__ = [
     "parse_candidates",
     "parse_cells",
     "parse_grid",
+    "PuzzleSource",
     "read_puzzles",
     "to_json",
 ]
@@ -455,7 +459,9 @@ class Record:
 
     ``line`` is the 1-based number of the line where the puzzle's text starts; ``text`` is that
     text as read (several lines joined by ``\\n`` for a pretty grid); ``fmt`` is ``"line"``,
-    ``"pretty"`` or ``"json"``, the format to answer in (see :func:`format_grid`).
+    ``"pretty"`` or ``"json"``, the format to answer in (see :func:`format_grid`). ``note`` is
+    the comment that goes with the puzzle: the one on its line, or else the comment line just
+    above it (where ``sudokit generate --format grid`` states a record's index and seed).
     """
 
     line: int
@@ -463,6 +469,7 @@ class Record:
     error: InvalidPuzzleError | None
     text: str
     fmt: str
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -618,6 +625,7 @@ def read_puzzles(
     stated: Shape | None = None  # from a comment line such as sudokit's "# index=… shape=2x3"
     columns: dict[str, int] | None = None  # from a CSV header line
     solution_next = False  # after a "# solution" line: the grid that follows is no puzzle
+    above = ""  # the comment line just read, the note of a puzzle that follows it
     while True:
         item = src.next()
         if item is None:
@@ -625,12 +633,16 @@ def read_puzzles(
         lineno, raw = item
         if raw.lstrip().startswith(("{", "[")):
             yield _record(lineno, raw, "json", source, shape, alphabet, None)
+            above = ""
             continue
         s = _body(raw)
         if not s:
             stated = _stated_shape(raw) or stated
             solution_next = solution_next or raw.strip() == "# solution"
+            above = raw.strip() if raw.strip() else above
             continue
+        note = raw[raw.index("#") :].strip() if "#" in raw else above
+        above = ""
         if columns is None and _is_csv_header(s):
             columns = _csv_columns(s)
             continue
@@ -638,7 +650,7 @@ def read_puzzles(
         stated = None
         if columns is not None and "puzzle" in columns:
             text, own = _csv_puzzle(s, columns, own)
-            yield _record(lineno, text, "line", source, own, alphabet, None)
+            yield _record(lineno, text, "line", source, own, alphabet, None, note)
         elif _starts_block(s, own):
             block, rows = _collect(item, src, own)
             if not rows:
@@ -647,9 +659,82 @@ def read_puzzles(
                 solution_next = False
                 continue
             text = "\n".join(line for _, line in block)
-            yield _record(lineno, text, "pretty", source, own, alphabet, block)
+            yield _record(lineno, text, "pretty", source, own, alphabet, block, note)
         else:
-            yield _record(lineno, raw, "line", source, own, alphabet, None)
+            yield _record(lineno, raw, "line", source, own, alphabet, None, note)
+
+
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")
+
+
+class PuzzleSource:
+    """Where a command's puzzles come from, given as one argument: ``-`` (standard input), the
+    path of a file, or the text of the puzzles itself (a puzzle line, in quotes).
+
+    A name that is neither a file nor a puzzle is reported as a missing file, not as a
+    puzzle of the wrong length. ``records()`` reads it (once); ``count()`` counts a file's
+    puzzles ahead, for a progress bar's total (None for standard input and text).
+
+    >>> [r.grid.to_line() for r in PuzzleSource("1.3...12....4..3").records()]
+    ['1.3...12....4..3']
+    >>> next(PuzzleSource("/no/such/file.txt").records())
+    Traceback (most recent call last):
+      ...
+    FileNotFoundError: [Errno 2] No such file or directory: '/no/such/file.txt'
+    """
+
+    #: Longer arguments are always puzzle text (no path is this long).
+    _PATH_MAX = 4096
+
+    def __init__(
+        self,
+        source: str,
+        *,
+        shape: Shape | None = None,
+        alphabet: str | None = None,
+        stdin: Iterable[str] | None = None,
+    ) -> None:
+        self.source = source
+        self.shape = shape
+        self.alphabet = alphabet
+        self._stdin = stdin
+        self.kind = "stdin" if source == "-" else self._kind(source)
+        #: How errors name it: the path, ``<stdin>`` or ``<argument>``.
+        self.name = {"stdin": "<stdin>", "text": "<argument>"}.get(self.kind, source)
+
+    @classmethod
+    def _kind(cls, source: str) -> str:
+        if len(source) > cls._PATH_MAX or "\n" in source:
+            return "text"
+        path = Path(source)
+        if path.exists():
+            return "file"
+        # Not a file: puzzle text if it reads as one puzzle, else a mistyped file name.
+        parsed = list(read_puzzles([source]))
+        if len(parsed) == 1 and parsed[0].ok:
+            return "text"
+        # A path separator, a file extension, or fewer symbols than the smallest puzzle.
+        extension = _EXTENSION.search(source) is not None and source.count(".") <= 2
+        named = os.sep in source or extension or len(source) < 16
+        return "missing" if named else "text"
+
+    def records(self) -> Iterator[Record]:
+        """The puzzles, as :func:`read_puzzles` reads them. Raises OSError (at the first
+        ``next``) for a file that cannot be read."""
+        read = partial(read_puzzles, shape=self.shape, alphabet=self.alphabet, source=self.name)
+        if self.kind == "stdin":
+            yield from read(self._stdin if self._stdin is not None else sys.stdin)
+        elif self.kind == "text":
+            yield from read(self.source.splitlines())
+        else:
+            with open(self.source, encoding="utf-8", errors="replace") as f:
+                yield from read(f)
+
+    def count(self) -> int | None:
+        """The number of puzzles in a file (a quick pass), or None for other sources."""
+        if self.kind != "file" or not Path(self.source).is_file():
+            return None
+        return sum(1 for _ in self.records())
 
 
 _STATED_SHAPE = re.compile(r"#.*?\bshape=(\d+)x(\d+)\b")
@@ -704,6 +789,7 @@ def _record(
     shape: Shape | None,
     alphabet: str | None,
     block: list[tuple[int, str]] | None,
+    note: str = "",
 ) -> Record:
     try:
         if fmt == "json":
@@ -719,5 +805,5 @@ def _record(
     except Bad as bad:
         if bad.line is None:
             bad.line = lineno
-        return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt)
-    return Record(lineno, Grid._trusted(sh, cells), None, text, fmt)
+        return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt, note)
+    return Record(lineno, Grid._trusted(sh, cells), None, text, fmt, note)

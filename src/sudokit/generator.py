@@ -311,8 +311,12 @@ def generate(
         clue_gap = 0 if meets(count) else abs(count - goal) if goal is not None else 1
         gap = 0.0
         if diff is not None and not clue_gap:
-            ok, found, gap = diff.check(result.puzzle)
-            result = replace(result, rating=replace(found, steps=()))
+            try:
+                ok, found, gap = diff.check(result.puzzle, deadline)
+            except TimeoutError:  # a rating that would run past the deadline: give up now
+                found, gap = None, float("inf")
+            if found is not None:
+                result = replace(result, rating=replace(found, steps=()))
         if not clue_gap and not gap:
             if with_rating and result.rating is None:
                 from .rating import rate

@@ -21,21 +21,34 @@ import csv
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._shape import Shape
+from .formats import Record, read_puzzles
 from .generator import Generated, _Batch
 
 __all__ = [
+    "LABEL_FIELDS",
     "RECORD_FORMATS",
+    "Label",
     "Records",
     "ResumePoint",
     "csv_header",
     "format_record",
     "format_records",
+    "label_of",
+    "parse_label",
+    "read_labelled",
+    "record_label",
+    "resume_check",
     "resume_point",
+    "options_comment",
 ]
+
+#: What a label may show, in this order (a book adds each puzzle's number).
+LABEL_FIELDS = ("number", "level", "er", "seed", "id")
 
 RECORD_FORMATS = ("line", "grid", "json", "csv")
 
@@ -173,6 +186,101 @@ def _meta_of(record: str, fmt: str) -> tuple[int, int] | None:
     return None
 
 
+#: The options of ``sudokit generate`` that change its records; a resumed run must repeat them.
+OUTPUT_OPTIONS = (
+    "format",
+    "shape",
+    "symmetry",
+    "clues",
+    "max_clues",
+    "minimal",
+    "with_solution",
+    "level",
+    "er",
+    "require",
+    "allow",
+    "hodoku_level",
+    "rate",
+)
+_OPTIONS_LINE = "# sudokit generate"
+
+
+def _option_text(value: object) -> str:
+    if value is None or value is False:
+        return "-" if value is None else "no"
+    if value is True:
+        return "yes"
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, float) for v in value):
+        return f"{value[0]:g}-{value[1]:g}"
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value).replace(" ", "_")
+
+
+def options_comment(options: dict[str, object]) -> str:
+    """The first line of a file ``sudokit generate -o`` writes (not in csv, which has no
+    comments): the options that change its records, so ``--resume`` can check them.
+
+    >>> options_comment({"shape": "3x3", "clues": None, "rate": False, "er": (6.5, 8.0)})
+    '# sudokit generate shape=3x3 clues=- rate=no er=6.5-8\\n'
+    """
+    return (
+        f"{_OPTIONS_LINE} " + " ".join(f"{k}={_option_text(v)}" for k, v in options.items()) + "\n"
+    )
+
+
+def resume_check(path: Path, options: dict[str, object]) -> None:
+    """Raise ValueError naming every option of ``options`` (see :data:`OUTPUT_OPTIONS`) that
+    differs from what made the records already in ``path``, so a resumed run never mixes
+    puzzles made with other options into one file.
+
+    The options come from the file's first line (:func:`options_comment`); a csv file states
+    none, so its header and first record are checked instead (the solution column, shape,
+    symmetry, clue count and whether records are rated).
+    """
+    with path.open(encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+        second = f.readline()
+    if not first:
+        return
+    ours = {k: _option_text(v) for k, v in options.items()}
+    targets = ("rate", "level", "er", "require", "allow", "hodoku_level")
+    ours["rated"] = "yes" if any(ours.get(k, "-") not in ("-", "no") for k in targets) else "no"
+    if first.startswith(_OPTIONS_LINE + " "):
+        stated = dict(item.partition("=")[::2] for item in first.split()[3:])
+    elif options.get("format") == "csv" and first.startswith("index,"):
+        stated = _csv_options(first, second, ours)
+    else:
+        raise ValueError(
+            f"{path}: cannot resume: it does not start with the line {_OPTIONS_LINE!r} that "
+            "states the options its records were made with"
+        )
+    differ = [
+        f"{k}={stated[k]} in the file, {ours[k]} now"
+        for k in ours
+        if k in stated and stated[k] != ours[k]
+    ]
+    if differ:
+        raise ValueError(f"{path}: cannot resume with other options: " + "; ".join(differ))
+
+
+def _csv_options(header: str, row: str, ours: dict[str, str]) -> dict[str, str]:
+    """What a csv file's header and first record say of the options that made it."""
+    names = header.strip().split(",")
+    stated = {"format": "csv", "with_solution": "yes" if "solution" in names else "no"}
+    values = next(csv.reader([row]), [])
+    if len(values) != len(names):
+        return stated
+    rec = dict(zip(names, values, strict=True))
+    stated["shape"] = rec["shape"]
+    if ours.get("symmetry") != "random":
+        stated["symmetry"] = rec["symmetry"]
+    if ours.get("clues", "-") != "-":
+        stated["clues"] = rec["clues"]
+    stated["rated"] = "yes" if rec.get("er") else "no"
+    return stated
+
+
 def resume_point(path: Path, fmt: str) -> ResumePoint:
     """Read an existing output file and find where to go on from.
 
@@ -194,7 +302,10 @@ def resume_point(path: Path, fmt: str) -> ResumePoint:
         pos = end
         meta = _meta_of(record, fmt)
         if meta is None:
-            if record.strip() and not (fmt == "csv" and record.startswith("index,")):
+            header = (
+                record.startswith("index,") if fmt == "csv" else record.startswith(_OPTIONS_LINE)
+            )
+            if record.strip() and not header:
                 raise ValueError(
                     f"{path}: cannot resume: the record ending at byte {end} states no index "
                     f"and seed: {record.strip()[:80]!r}"
@@ -214,3 +325,126 @@ def resume_point(path: Path, fmt: str) -> ResumePoint:
         expected += 1
         length = end
     return ResumePoint(length=length, next_index=expected, seed=seed)
+
+
+# Labels: what a record states of its puzzle, for books ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """What is known of a puzzle, for the line above its grid (the book adds its number).
+
+    >>> Label(level="hard", er=2.3, seed=7, index=3).text()
+    'Hard · ER 2.3 · seed 7 · index 3'
+    >>> Label(id="top1465 #12").text(("number", "id"))
+    'top1465 #12'
+    """
+
+    level: str | None = None
+    er: float | None = None
+    seed: int | None = None
+    index: int | None = None
+    id: str | None = None
+
+    def text(self, fields: Collection[str] = LABEL_FIELDS) -> str:
+        """The label's facts named in ``fields``, joined by middle dots (number not included)."""
+        parts = []
+        if "level" in fields and self.level:
+            parts.append(self.level.capitalize())
+        if "er" in fields and self.er is not None:
+            parts.append(f"ER {self.er:.1f}")
+        if "seed" in fields and self.seed is not None:
+            parts.append(f"seed {self.seed}")
+        if "seed" in fields and self.index is not None:
+            parts.append(f"index {self.index}")
+        if "id" in fields and self.id:
+            parts.append(self.id)
+        return " · ".join(parts)
+
+
+def label_of(g: Generated) -> Label:
+    """The label of a generated puzzle: its level and ER when rated, its seed and index."""
+    r = g.rating
+    return Label(
+        level=r.level.name.lower() if r is not None else None,
+        er=r.er if r is not None else None,
+        seed=g.seed,
+        index=g.index,
+    )
+
+
+_FACT = re.compile(r"\b(index|seed|level|er)=([\w.]+)")
+_SE_RATING = re.compile(r"\bED=(\d+(?:\.\d+)?)/")
+
+
+def parse_label(text: str) -> Label:
+    """The label a record's text states: the ``# index=… seed=… rating=ED=… level=…`` comment
+    of ``sudokit generate``, a JSON record's fields, or an SE rating ``ED=ER/EP/ED``.
+
+    >>> parse_label("1.3...12....4..3 # index=4 seed=99 shape=2x2 rating=ED=1.2/1.2/1.2 level=easy")
+    Label(level='easy', er=1.2, seed=99, index=4, id=None)
+    >>> parse_label('{"puzzle": "...", "er": 7.1, "index": 2}')
+    Label(level='diabolical', er=7.1, seed=None, index=2, id=None)
+    >>> parse_label("1.3...12....4..3")
+    Label(level=None, er=None, seed=None, index=None, id=None)
+    """
+    facts: dict[str, object] = {}
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            facts = {k: obj[k] for k in ("index", "seed", "level", "er") if k in obj}
+    else:
+        facts = {k: v for k, v in _FACT.findall(text)}
+        m = _SE_RATING.search(text)
+        if m:
+            facts["er"] = m.group(1)
+
+    def number(key: str, kind: Callable[[str], float]) -> float | None:
+        value = facts.get(key)
+        try:
+            return kind(str(value)) if value is not None else None
+        except ValueError:
+            return None
+
+    er = number("er", float)
+    level = facts.get("level")
+    if not isinstance(level, str) or not level:
+        level = None
+        if er is not None:
+            from .rating import Level  # the logic engine, only when a rating is read
+
+            level = Level.of(er).name.lower()
+    seed, index = number("seed", int), number("index", int)
+    return Label(
+        level=level,
+        er=er,
+        seed=int(seed) if seed is not None else None,
+        index=int(index) if index is not None else None,
+    )
+
+
+def record_label(record: Record) -> Label:
+    """The label a record read back states (see :func:`parse_label`): from its comment, or
+    from its own text (a JSON record, an SE rating after the puzzle)."""
+    return parse_label(record.note or record.text if record.fmt != "json" else record.text)
+
+
+def read_labelled(
+    lines: Iterable[str],
+    *,
+    shape: Shape | None = None,
+    alphabet: str | None = None,
+    source: str = "<stdin>",
+) -> Iterator[tuple[Record, Label]]:
+    """Read puzzles as :func:`sudokit.read_puzzles` does, each with the label its record states.
+
+    >>> text = "# index=0 seed=5\\n1 . | 3 .\\n. . | 1 2\\n----+----\\n. . | . .\\n4 . | . 3\\n"
+    >>> [(r.grid.to_line(), label.seed) for r, label in read_labelled(text)]
+    [('1.3...12....4..3', 5)]
+    """
+    for rec in read_puzzles(lines, shape=shape, alphabet=alphabet, source=source):
+        yield rec, record_label(rec)

@@ -16,12 +16,14 @@ Fiendish 2.6–6.0, Diabolical 6.1 and over.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from ._grid import Grid
-from .logic import Candidates, Step, apply, next_step, solve_path
-from .logic._table import HODOKU_TECHNIQUES, SE_ORDER
+from .engine import unique_solution
+from .errors import NotUniqueError
+from .logic import HODOKU_TECHNIQUES, SE_ORDER, Candidates, Step, apply, next_step, solve_path
 from .logic.hodoku import HodokuGrade, hodoku_grade
 
 __all__ = ["UNSOLVED_RATING", "Level", "Rating", "hodoku", "rate", "rate_many"]
@@ -64,6 +66,10 @@ class Level(IntEnum):
         except KeyError:
             names = ", ".join(level.name.lower() for level in cls)
             raise ValueError(f"unknown level {text!r}; choose from {names}") from None
+
+    def __str__(self) -> str:
+        """The level's name, as users write it (``str(Level.EASY) == "easy"``)."""
+        return self.name.lower()
 
     @property
     def range(self) -> tuple[float, float]:
@@ -132,7 +138,9 @@ def hodoku(puzzle: Grid | Candidates) -> HodokuGrade:
     return hodoku_grade((s.technique for s in result.steps), solved=result.solved)
 
 
-def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Rating:
+def rate(
+    puzzle: Grid | Candidates, *, max_rating: float | None = None, deadline: float | None = None
+) -> Rating:
     """Rate ``puzzle`` as Sudoku Explainer does.
 
     With ``max_rating``, give up as soon as the step SE would take next is rated above it; the
@@ -147,8 +155,19 @@ def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Ratin
     ('ED=1.2/1.2/1.2', 'EASY', 'hidden-single')
     >>> rate(Grid(easy), max_rating=1.0).capped
     True
+
+    With ``deadline`` (a :func:`time.monotonic` value), raise TimeoutError if the path is not
+    done by then (checked between steps).
+
+    A grid without exactly one solution has no rating: :class:`~sudokit.errors.NotUniqueError`
+    says "no solution" or "more than one solution" at once (a position given as
+    :class:`Candidates` is rated as it stands).
     """
-    state = puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
+    if isinstance(puzzle, Candidates):
+        state = puzzle.copy()
+    else:
+        unique_solution(puzzle)
+        state = Candidates.from_grid(puzzle)
     techniques = SE_ORDER
     beyond = UNSOLVED_RATING
     if max_rating is not None:
@@ -157,6 +176,8 @@ def rate(puzzle: Grid | Candidates, *, max_rating: float | None = None) -> Ratin
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
     steps: list[Step] = []
     while not state.is_solved():
+        if deadline is not None and time.monotonic() > deadline:
+            raise TimeoutError("the rating ran out of time")
         step = next_step(state, techniques=techniques)
         capped = max_rating is not None and (step is None or step.rating > max_rating)
         if capped:
@@ -179,7 +200,16 @@ def _hardest(steps: list[Step]) -> str | None:
     return step.technique if step is not None else None
 
 
-def rate_many(grids: list[Grid], with_hodoku: bool = False) -> list[Rating]:
+def rate_many(grids: list[Grid], with_hodoku: bool = False) -> list[Rating | NotUniqueError]:
     """Rate each grid (with its HoDoKu grade when asked); the ratings carry no step paths
-    (cheap to send between processes)."""
-    return [replace(rate(g), steps=(), hodoku=hodoku(g) if with_hodoku else None) for g in grids]
+    (cheap to send between processes). A grid without exactly one solution gets its
+    :class:`~sudokit.errors.NotUniqueError` in place of a rating."""
+    out: list[Rating | NotUniqueError] = []
+    for g in grids:
+        try:
+            rating = rate(g)
+        except NotUniqueError as e:
+            out.append(e)
+            continue
+        out.append(replace(rating, steps=(), hodoku=hodoku(g) if with_hodoku else None))
+    return out

@@ -57,5 +57,5 @@ def test_hint_levels(level: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_hint_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["hint", "12345"]) == 2
-    assert "error" in capsys.readouterr().err
+    assert main(["hint", "12345"]) == 1  # bad input: 1 in every command
+    assert "cannot read 12345: No such file" in capsys.readouterr().err

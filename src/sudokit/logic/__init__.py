@@ -17,9 +17,11 @@ from __future__ import annotations
 from ._solver import Hint, SolveResult, hint, next_step, solve_path, solve_steps
 from ._state import Candidates
 from ._step import Link, Step, apply
-from ._table import SE_ORDER, TECHNIQUES, Technique, select
+from ._table import ALL_ORDER, HODOKU_TECHNIQUES, SE_ORDER, TECHNIQUES, Technique, select
 
 __all__ = [
+    "ALL_ORDER",
+    "HODOKU_TECHNIQUES",
     "SE_ORDER",
     "TECHNIQUES",
     "Candidates",

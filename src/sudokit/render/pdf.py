@@ -21,44 +21,36 @@ grid lines of each grid size are one PDF form, drawn once and reused on every pa
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
-from collections.abc import Callable, Collection, Iterable, Iterator
+import tempfile
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from .._grid import Grid
 from .._shape import Shape
-from ..formats import Record, read_puzzles
 from ..generator import Generated
+from ..output import LABEL_FIELDS, Label, label_of
 from .svg import symbols_for
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 __all__ = [
-    "LABEL_FIELDS",
     "MIN_CELL",
     "PAGE_SIZES",
     "PER_PAGE",
     "BookSummary",
-    "Label",
     "book",
     "font_files",
-    "label_of",
-    "parse_label",
-    "read_labelled",
 ]
 
 #: Page sizes in points (1/72 inch).
 PAGE_SIZES = {"A4": (595.2756, 841.8898), "Letter": (612.0, 792.0)}
 #: Slots (columns, rows) of a puzzle page, by puzzles per page.
 PER_PAGE = {1: (1, 1), 2: (1, 2), 4: (2, 2), 6: (2, 3)}
-#: What a label may show, in this order.
-LABEL_FIELDS = ("number", "level", "er", "seed", "id")
 #: The narrowest cell of a puzzle grid, in points (16 pt is 5.6 mm).
 MIN_CELL = 16.0
 #: The narrowest cell of a solution grid, in points.
@@ -76,156 +68,16 @@ _GREY = (0.33, 0.33, 0.33)
 _PENCIL = (0.38, 0.38, 0.38)
 
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
-
-
-# Labels ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Label:
-    """What is known of a puzzle, for the line above its grid (the book adds its number).
-
-    >>> Label(level="hard", er=2.3, seed=7, index=3).text()
-    'Hard · ER 2.3 · seed 7 · index 3'
-    >>> Label(id="top1465 #12").text(("number", "id"))
-    'top1465 #12'
-    """
-
-    level: str | None = None
-    er: float | None = None
-    seed: int | None = None
-    index: int | None = None
-    id: str | None = None
-
-    def text(self, fields: Collection[str] = LABEL_FIELDS) -> str:
-        """The label's facts named in ``fields``, joined by middle dots (number not included)."""
-        parts = []
-        if "level" in fields and self.level:
-            parts.append(self.level.capitalize())
-        if "er" in fields and self.er is not None:
-            parts.append(f"ER {self.er:.1f}")
-        if "seed" in fields and self.seed is not None:
-            parts.append(f"seed {self.seed}")
-        if "seed" in fields and self.index is not None:
-            parts.append(f"index {self.index}")
-        if "id" in fields and self.id:
-            parts.append(self.id)
-        return " · ".join(parts)
-
-
-def label_of(g: Generated) -> Label:
-    """The label of a generated puzzle: its level and ER when rated, its seed and index."""
-    r = g.rating
-    return Label(
-        level=r.level.name.lower() if r is not None else None,
-        er=r.er if r is not None else None,
-        seed=g.seed,
-        index=g.index,
-    )
-
-
-_FACT = re.compile(r"\b(index|seed|level|er)=([\w.]+)")
-_SE_RATING = re.compile(r"\bED=(\d+(?:\.\d+)?)/")
-
-
-def parse_label(text: str) -> Label:
-    """The label a record's text states: the ``# index=… seed=… rating=ED=… level=…`` comment
-    of ``sudokit generate``, a JSON record's fields, or an SE rating ``ED=ER/EP/ED``.
-
-    >>> parse_label("1.3...12....4..3 # index=4 seed=99 shape=2x2 rating=ED=1.2/1.2/1.2 level=easy")
-    Label(level='easy', er=1.2, seed=99, index=4, id=None)
-    >>> parse_label('{"puzzle": "...", "er": 7.1, "index": 2}')
-    Label(level='diabolical', er=7.1, seed=None, index=2, id=None)
-    >>> parse_label("1.3...12....4..3")
-    Label(level=None, er=None, seed=None, index=None, id=None)
-    """
-    facts: dict[str, object] = {}
-    stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            obj = json.loads(stripped)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
-            facts = {k: obj[k] for k in ("index", "seed", "level", "er") if k in obj}
-    else:
-        facts = {k: v for k, v in _FACT.findall(text)}
-        m = _SE_RATING.search(text)
-        if m:
-            facts["er"] = m.group(1)
-
-    def number(key: str, kind: Callable[[str], float]) -> float | None:
-        value = facts.get(key)
-        try:
-            return kind(str(value)) if value is not None else None
-        except ValueError:
-            return None
-
-    er = number("er", float)
-    level = facts.get("level")
-    if not isinstance(level, str) or not level:
-        level = None
-        if er is not None:
-            from ..rating import Level  # the logic engine, only when a rating is read
-
-            level = Level.of(er).name.lower()
-    seed, index = number("seed", int), number("index", int)
-    return Label(
-        level=level,
-        er=er,
-        seed=int(seed) if seed is not None else None,
-        index=int(index) if index is not None else None,
-    )
-
-
-class _Comments:
-    """The lines of a stream, remembering the comment lines just read (for the labels of
-    pretty grids, which ``sudokit generate --format grid`` states on the line above)."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self._lines = lines
-        self.seen: dict[int, str] = {}
-
-    def __iter__(self) -> Iterator[str]:
-        for number, line in enumerate(self._lines, 1):
-            if line.lstrip().startswith("#"):
-                self.seen[number] = line.strip()
-            yield line
-
-    def before(self, line: int) -> str | None:
-        """The comment on the line above ``line``; forget older ones."""
-        text = self.seen.get(line - 1)
-        for k in [k for k in self.seen if k < line]:
-            del self.seen[k]
-        return text
-
-
-def read_labelled(
-    lines: Iterable[str],
-    *,
-    shape: Shape | None = None,
-    alphabet: str | None = None,
-    source: str = "<stdin>",
-) -> Iterator[tuple[Record, Label]]:
-    """Read puzzles as :func:`sudokit.read_puzzles` does, each with the label its record states
-    (see :func:`parse_label`). A grid under a ``# solution`` comment (``sudokit generate
-    --format grid --with-solution``) is the previous puzzle's solution and is skipped.
-
-    >>> text = "# index=0 seed=5\\n1 . | 3 .\\n. . | 1 2\\n----+----\\n. . | . .\\n4 . | . 3\\n"
-    >>> [(r.grid.to_line(), label.seed) for r, label in read_labelled(text)]
-    [('1.3...12....4..3', 5)]
-    """
-    if isinstance(lines, str):
-        lines = lines.splitlines(keepends=True)
-    stream = _Comments(lines)
-    for rec in read_puzzles(stream, shape=shape, alphabet=alphabet, source=source):
-        above = stream.before(rec.line)
-        if rec.fmt == "pretty":
-            if above is not None and above.lstrip("# ").lower().startswith("solution"):
-                continue
-            yield rec, parse_label(above or "")
-        else:
-            yield rec, parse_label(rec.text)
+_TITLE_SIZE = 15.0
+_TITLE_MIN = 9.0
+#: TrueType fonts (reportlab embeds TrueType outlines only) used for a title whose characters
+#: the book's font lacks, such as Chinese, Japanese or Korean; the first one found that has
+#: every character is embedded.
+FALLBACK_FONTS = (
+    Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),  # fonts-droid-fallback
+    Path("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"),  # fonts-wqy-zenhei
+    Path("/usr/share/fonts/truetype/nanum/NanumGothic.ttf"),  # fonts-nanum (Korean)
+)
 
 
 # The book --------------------------------------------------------------------------------------
@@ -239,6 +91,9 @@ class BookSummary:
     pages: int
     puzzle_pages: int
     solution_pages: int
+    #: What the book did differently from what was asked, for the user to hear of (a big
+    #: grid placed fewer to a page than ``per_page``, a font for a title's script).
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +129,47 @@ def _fonts() -> tuple[str, str]:
     pdfmetrics.registerFont(TTFont(regular, str(files[0])))
     pdfmetrics.registerFont(TTFont(bold, str(files[1])))
     return regular, bold
+
+
+def _has(font: str, ch: str) -> bool:
+    from reportlab.pdfbase import pdfmetrics
+
+    return ch.isspace() or ord(ch) in pdfmetrics.getFont(font).face.charWidths  # type: ignore[attr-defined]
+
+
+def _runs(text: str, preferred: str) -> list[tuple[str, str]]:
+    """``text`` cut into runs, each set in the first font that has all its characters: the
+    book's own font first, then the fallback fonts found on this machine (embedded like the
+    others). Raises ValueError naming the characters no font has: a book never prints empty
+    boxes."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    fonts = [preferred]
+    if not all(_has(preferred, ch) for ch in text):
+        for i, path in enumerate(FALLBACK_FONTS):
+            if path.is_file():
+                name = f"SudokitFallback{i}"
+                if name not in pdfmetrics.getRegisteredFontNames():
+                    pdfmetrics.registerFont(TTFont(name, str(path)))
+                fonts.append(name)
+    missing = sorted({ch for ch in text if not any(_has(f, ch) for f in fonts)})
+    if missing:
+        raise ValueError(
+            f"no font here has the characters {''.join(missing[:20])!r} of the title: the "
+            "book's font covers Latin, Greek and Cyrillic; for Chinese and Japanese install "
+            "Debian's fonts-droid-fallback, for Korean fonts-nanum"
+        )
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        font = (
+            runs[-1][1] if runs and _has(runs[-1][1], ch) else next(f for f in fonts if _has(f, ch))
+        )
+        if runs and runs[-1][1] == font:
+            runs[-1] = (runs[-1][0] + ch, font)
+        else:
+            runs.append((ch, font))
+    return runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +239,7 @@ class _Book:
         self.title = title
         self.labels = labels
         self.regular, self.bold = _fonts()
+        self.title_runs = _runs(title, self.bold) if title else []
         self.forms: set[str] = set()
         self.page_open = False
         self.pages = 0
@@ -377,13 +274,36 @@ class _Book:
         self.slot = 0
         c = self.c
         if self.title:
-            c.setFillColorRGB(0, 0, 0)
-            c.setFont(self.bold, 15)
-            c.drawCentredString(self.width / 2, self.height - _MARGIN - 8, self.title)
+            self.draw_title()
         if heading:
             c.setFillColorRGB(0, 0, 0)
             c.setFont(self.bold, 13)
             c.drawString(_MARGIN, self.height - _MARGIN - 10, heading)
+
+    def draw_title(self) -> None:
+        """The title centred on top, shrunk to fit the width down to a legible size, and past
+        that cut short with an ellipsis."""
+        runs = list(self.title_runs)
+        room = self.width - 2 * _MARGIN
+
+        def width(size: float) -> float:
+            return sum(self.width_of(text, font, size) for text, font in runs)
+
+        size = _TITLE_SIZE
+        if width(size) > room:
+            size = max(_TITLE_MIN, size * room / width(size))
+        if width(size) > room:
+            runs.append(("…", self.bold))
+            while width(size) > room and len(runs) > 1:
+                text, font = runs[-2]
+                runs[-2:] = [(text[:-1], font), runs[-1]] if len(text) > 1 else [runs[-1]]
+        c = self.c
+        c.setFillColorRGB(0, 0, 0)
+        x = (self.width - width(size)) / 2
+        for text, font in runs:
+            c.setFont(font, size)
+            c.drawString(x, self.height - _MARGIN - 8, text)
+            x += self.width_of(text, font, size)
 
     def end_page(self) -> None:
         if not self.page_open:
@@ -584,18 +504,15 @@ class _Book:
             sx + sw - x,  # to the slot's right edge
             solution=givens is not None,
         )
-        if grid is None:
-            self.c.setFillColorRGB(*_GREY)
-            self.c.setFont(self.regular, label_size)
-            self.c.drawCentredString(x + side / 2, y + side / 2, "(no solution)")
-        else:
+        if grid is not None:  # every puzzle in a book has its solution (see _entries)
             self.grid(grid, x, y, layout.cell, pencil=pencil, givens=givens)
 
 
 def _entries(
     puzzles: Iterable[Generated | tuple[Grid, Label | str | None]], solved: bool
 ) -> Iterator[_Entry]:
-    from ..engine import solve
+    from ..engine import unique_solution
+    from ..errors import NotUniqueError
 
     for number, item in enumerate(puzzles, 1):
         if isinstance(item, Generated):
@@ -608,7 +525,11 @@ def _entries(
             label = Label()
         elif isinstance(label, str):
             label = Label(id=label)
-        yield _Entry(number, label, grid, solve(grid) if solved else None)
+        try:
+            solution = unique_solution(grid)
+        except NotUniqueError as e:
+            raise NotUniqueError(f"puzzle {number}: {e}", solutions=e.solutions) from None
+        yield _Entry(number, label, grid, solution if solved else None)
 
 
 def book(
@@ -635,6 +556,12 @@ def book(
     - ``solutions``: the solutions at the back, smaller; ``explain``: each followed by its
       numbered solve path (the logic engine's steps); ``pencil_marks``: print every candidate in
       the empty cells of the puzzles.
+
+    Every puzzle must have exactly one solution (:class:`~sudokit.errors.NotUniqueError` names
+    the first that has not), and there must be at least one (ValueError): a book never holds a
+    broken puzzle and is never empty. Given a path, the book is written to a temporary file
+    beside it and renamed over the path only when complete, so an existing book survives any
+    failure. ``BookSummary.notes`` says what was done differently from what was asked.
     """
     if per_page not in PER_PAGE:
         raise ValueError(f"per_page must be one of {', '.join(map(str, PER_PAGE))}, not {per_page}")
@@ -643,14 +570,41 @@ def book(
     unknown = sorted(set(labels) - set(LABEL_FIELDS))
     if unknown:
         raise ValueError(f"unknown label field {unknown[0]!r}; choose from {LABEL_FIELDS}")
+
+    if isinstance(path_or_file, str | os.PathLike):
+        final = Path(os.fspath(path_or_file))
+        fd, part = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part", dir=final.parent)
+        os.close(fd)
+        try:
+            summary = _write(
+                puzzles, part, per_page, page_size, title, labels, solutions, explain, pencil_marks
+            )
+            os.replace(part, final)
+        finally:
+            if os.path.exists(part):
+                os.unlink(part)
+        return summary
+    return _write(
+        puzzles, path_or_file, per_page, page_size, title, labels, solutions, explain, pencil_marks
+    )
+
+
+def _write(
+    puzzles: Iterable[Generated | tuple[Grid, Label | str | None]],
+    target: str | IO[bytes],
+    per_page: int,
+    page_size: str,
+    title: str | None,
+    labels: Collection[str],
+    solutions: bool,
+    explain: bool,
+    pencil_marks: bool,
+) -> BookSummary:
     from reportlab.pdfgen.canvas import Canvas
 
     from .. import __version__
 
     size = PAGE_SIZES[page_size]
-    target = (
-        os.fspath(path_or_file) if isinstance(path_or_file, str | os.PathLike) else path_or_file
-    )
     regular, _ = _fonts()  # also each page's initial font, so no unembedded Helvetica is named
     canvas = Canvas(
         target,
@@ -667,12 +621,17 @@ def book(
 
     kept: list[_Entry] = []
     count = 0
+    fewer: dict[Shape, int] = {}
     for entry in _entries(puzzles, solutions):
         count += 1
         layout = _puzzle_layout(entry.puzzle.shape, b.area, per_page, pencil_marks)
+        if layout.slots < per_page:
+            fewer[entry.puzzle.shape] = layout.slots
         b.place(entry, entry.puzzle, layout, None, b.area, _PUZZLE_LABEL, pencil_marks)
         if solutions or explain:
             kept.append(entry)
+    if not count:
+        raise ValueError("no puzzle to print")
     b.end_page()
     puzzle_pages = b.pages
 
@@ -689,7 +648,12 @@ def book(
             )
     b.end_page()
     canvas.save()
-    return BookSummary(count, b.pages, puzzle_pages, b.pages - puzzle_pages)
+    notes = tuple(
+        f"{shape.n}x{shape.n} puzzles are printed {k} a page, not {per_page}, so their cells "
+        f"stay at least {MIN_CELL:g} pt wide"
+        for shape, k in fewer.items()
+    )
+    return BookSummary(count, b.pages, puzzle_pages, b.pages - puzzle_pages, notes)
 
 
 def _explained(b: _Book, entries: list[_Entry], heading: str, area: _Area, solutions: bool) -> None:
@@ -728,11 +692,6 @@ def _explained(b: _Book, entries: list[_Entry], heading: str, area: _Area, solut
         if grid is not None:
             b.grid(grid, x, y - side, cell, pencil=False, givens=entry.puzzle)
             y -= side + 6
-        elif solutions:
-            c.setFillColorRGB(*_GREY)
-            c.setFont(b.regular, size)
-            c.drawString(x, y - leading, "(no solution)")
-            y -= leading
         path = solve_path(entry.puzzle)
         lines = [f"{i}. [{s.rating:.1f}] {s.text}" for i, s in enumerate(path.steps, 1)]
         lines.append(
