@@ -62,11 +62,11 @@ def dig(shape: Shape, seed: int, clues: int) -> Grid:
             break
         digit = cells[cell]
         cells[cell] = 0
-        if sudokit.count_solutions(Grid._trusted(shape, bytes(cells)), limit=2) == 1:
+        if sudokit.count_solutions(Grid.unchecked(shape, bytes(cells)), limit=2) == 1:
             left -= 1
         else:
             cells[cell] = digit
-    return Grid._trusted(shape, bytes(cells))
+    return Grid.unchecked(shape, bytes(cells))
 
 
 def bench_big(shape: Shape, clues: int, count: int) -> None:

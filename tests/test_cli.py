@@ -45,7 +45,7 @@ def _puzzle(seed: int, keep: float = 0.45) -> str:
     return "".join(ch if rng.random() < keep else "." for ch in random_grid(seed=seed).to_line())
 
 
-def _checked(puzzle: str, answer: str) -> None:
+def checked_cells(puzzle: str, answer: str) -> None:
     """``answer`` (any text form) solves ``puzzle``, by the reference's check."""
     grid, solution = Grid(puzzle), Grid(answer)
     assert reference.is_valid_solution(grid.shape, solution.cells, grid.cells), puzzle
@@ -60,7 +60,7 @@ def test_solutions_are_printed_in_input_order(tmp_path: Path, capsys: Capture) -
     assert err == "" and len(answers) == len(puzzles)
     for puzzle, answer in zip(puzzles, answers, strict=True):
         assert len(answer) == 81 and "." not in answer
-        _checked(puzzle, answer)
+        checked_cells(puzzle, answer)
         assert Grid(answer) == solve(Grid(puzzle))
     assert answers[-1] == KNOWN_SOLUTION
 
@@ -113,7 +113,7 @@ def test_bad_lines_are_reported_with_line_numbers(tmp_path: Path, capsys: Captur
     out, err = capsys.readouterr()
     answers = out.splitlines()
     assert answers[0] == KNOWN_SOLUTION and len(answers) == 2
-    _checked(lines[5], answers[1])
+    checked_cells(lines[5], answers[1])
     reports = err.splitlines()
     assert len(reports) == 3
     assert reports[0].startswith(f"{path}, line 2: expected 81 cells (9x9), got 80")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, _Batch, _plan, orbits
+from sudokit.generator import _MAPS, SYMMETRIES, Batch, _plan, orbits
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -82,7 +82,7 @@ def test_9x9_every_symmetry(symmetry: str) -> None:
         assert p.solution.is_complete() and sudokit.solve(p.puzzle) == p.solution
         for orbit in orbits(Shape(3, 3), symmetry):
             if p.puzzle[orbit[0]]:
-                reduced = sudokit.Grid._trusted(Shape(3, 3), without(p.puzzle.cells, orbit))
+                reduced = sudokit.Grid.unchecked(Shape(3, 3), without(p.puzzle.cells, orbit))
                 assert sudokit.count_solutions(reduced, limit=2) == 2
 
 
@@ -218,13 +218,13 @@ def test_bad_options_fail_before_work(kwargs: dict[str, object]) -> None:
     [{}, {"with_rating": True, "symmetry": "random"}, {"shape": Shape(2, 3), "clues": 14}],
 )
 def test_a_batch_pickles_compactly_and_whole(kwargs: dict[str, object]) -> None:
-    batch = _Batch(generate_many(12, seed=5, **kwargs))  # type: ignore[arg-type]
+    batch = Batch(generate_many(12, seed=5, **kwargs))  # type: ignore[arg-type]
     data = pickle.dumps(batch)
     back = pickle.loads(data)
-    assert type(back) is _Batch and back == batch
+    assert type(back) is Batch and back == batch
     assert len(data) < len(pickle.dumps(list(batch)))
-    empty = pickle.loads(pickle.dumps(_Batch()))
-    assert type(empty) is _Batch and empty == []
+    empty = pickle.loads(pickle.dumps(Batch()))
+    assert type(empty) is Batch and empty == []
 
 
 @pytest.mark.parametrize(
@@ -394,7 +394,7 @@ def test_engine_logic_modes_dig_puzzles_singles_can_solve(
             cells, solution, *_ = _engine.generate(
                 shape.box_rows, shape.box_cols, seed, ids, 0, False, 0, mode
             )
-            puzzle = sudokit.Grid._trusted(shape, cells)
+            puzzle = sudokit.Grid.unchecked(shape, cells)
             if shape.n < 9:
                 assert ref_count(shape, cells, limit=2)[0] == 1
             assert sudokit.count_solutions(puzzle, limit=2) == 1

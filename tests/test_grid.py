@@ -43,7 +43,7 @@ def test_basic_accessors() -> None:
 def test_empty_and_trusted() -> None:
     e = Grid.empty(Shape(2, 3))
     assert e.cells == bytes(36) and e.clue_count == 0 and e.empty_cells() == list(range(36))
-    t = Grid._trusted(SUDOKU, Grid(PUZZLE).cells)
+    t = Grid.unchecked(SUDOKU, Grid(PUZZLE).cells)
     assert t == Grid(PUZZLE) and type(t) is Grid
 
 
@@ -176,7 +176,7 @@ def test_equality_and_hash() -> None:
     assert a != PUZZLE
     # Same cells, different shapes: not equal.
     cells = bytes(36)
-    assert Grid._trusted(Shape(2, 3), cells) != Grid._trusted(Shape(3, 2), cells)
+    assert Grid.unchecked(Shape(2, 3), cells) != Grid.unchecked(Shape(3, 2), cells)
 
 
 def test_pickle_is_cheap() -> None:

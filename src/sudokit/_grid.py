@@ -74,7 +74,7 @@ def _is_value(value: object, n: int) -> bool:
 
 def _restore(shape: Shape, cells: bytes) -> Grid:
     """Unpickle a grid (pickles come from :meth:`Grid.__reduce__`, so no checks)."""
-    return Grid._trusted(shape, cells)
+    return Grid.unchecked(shape, cells)
 
 
 class Grid:
@@ -112,13 +112,15 @@ class Grid:
                 f"Grid() takes the text of a puzzle, not {type(text).__name__}; "
                 "for cell values use Grid.from_cells(cells, shape)"
             )
-        sh, cells = formats._checked(text, shape, alphabet, allow_conflicts)
+        sh, cells = formats.checked_cells(text, shape, alphabet, allow_conflicts)
         self._shape = sh
         self._cells = cells
 
     @classmethod
-    def _trusted(cls, shape: Shape, cells: bytes) -> Self:
-        """A grid from values known to be valid (e.g. the engine's solutions): no checks."""
+    def unchecked(cls, shape: Shape, cells: bytes) -> Self:
+        """A grid from cell values already known to be valid (the engine's solutions, a
+        parser's checked output): no checks at all, so only for values that came from
+        sudokit itself; anything else goes through ``Grid(text)`` or :meth:`from_cells`."""
         grid = object.__new__(cls)
         grid._shape = shape
         grid._cells = cells
@@ -153,12 +155,12 @@ class Grid:
             reason = conflict_reason(shape, data)
             if reason is not None:
                 raise InvalidPuzzleError(reason)
-        return cls._trusted(shape, data)
+        return cls.unchecked(shape, data)
 
     @classmethod
     def empty(cls, shape: Shape) -> Self:
         """The grid of ``shape`` with every cell empty."""
-        return cls._trusted(shape, bytes(shape.size))
+        return cls.unchecked(shape, bytes(shape.size))
 
     # Value semantics: read-only properties over private slots make grids immutable.
 
@@ -238,13 +240,13 @@ class Grid:
                         f"{cell_name(peer, shape.n)} ({shape.unit_name(unit)})"
                     )
         cells = self._cells
-        return Grid._trusted(shape, cells[:cell] + bytes((digit,)) + cells[cell + 1 :])
+        return Grid.unchecked(shape, cells[:cell] + bytes((digit,)) + cells[cell + 1 :])
 
     def without(self, cell: int) -> Grid:
         """A copy with ``cell`` empty."""
         self._check_cell(cell)
         cells = self._cells
-        return Grid._trusted(self._shape, cells[:cell] + b"\0" + cells[cell + 1 :])
+        return Grid.unchecked(self._shape, cells[:cell] + b"\0" + cells[cell + 1 :])
 
     def conflicts(self) -> list[tuple[int, int, int]]:
         """Every ``(cell, other cell, unit)`` whose two cells hold the same digit in ``unit``.

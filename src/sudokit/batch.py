@@ -16,7 +16,7 @@ from typing import TypeVar
 from ._grid import Grid
 from ._parallel import ordered_map
 from ._shape import Shape
-from .engine import _batch
+from .engine import search_batch
 from .formats import Record
 
 __all__ = ["map_grids", "solve_records"]
@@ -47,11 +47,11 @@ def _solve_grids(grids: list[Grid], limit: int) -> list[_Result]:
     for i, g in enumerate(grids):
         by_shape.setdefault(g.shape, []).append(i)
     for shape, idx in by_shape.items():
-        _, solutions, counts = _batch([grids[i] for i in idx], limit)
+        _, solutions, counts = search_batch([grids[i] for i in idx], limit)
         size = shape.size
         for k, i in enumerate(idx):
             if counts[k]:
-                sol = Grid._trusted(shape, solutions[k * size : (k + 1) * size])
+                sol = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
                 results[i] = (sol, counts[k])
     return results
 

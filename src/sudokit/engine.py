@@ -30,6 +30,7 @@ __all__ = [
     "is_unique",
     "random_grid",
     "solve",
+    "search_batch",
     "solve_many",
     "unique_solution",
 ]
@@ -48,7 +49,7 @@ def solve(grid: Grid) -> Grid | None:
     """
     shape = grid.shape
     solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
-    return None if solution is None else Grid._trusted(shape, solution)
+    return None if solution is None else Grid.unchecked(shape, solution)
 
 
 def count_solutions(grid: Grid, *, limit: int = 2) -> int:
@@ -84,10 +85,13 @@ def unique_solution(grid: Grid) -> Grid:
         raise NotUniqueError("no solution", solutions=0)
     if count > 1:
         raise NotUniqueError("more than one solution", solutions=2)
-    return Grid._trusted(shape, solution)
+    return Grid.unchecked(shape, solution)
 
 
-def _batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
+def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
+    """Search many grids of one shape in one call into C: their shape, their first solutions
+    end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
+    raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
     shape = grids[0].shape
     for i, g in enumerate(grids):
         if g.shape != shape:
@@ -106,9 +110,9 @@ def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
     batch = grids if isinstance(grids, Sequence) else list(grids)
     if not batch:
         return []
-    shape, solutions, counts = _batch(batch, 1)
+    shape, solutions, counts = search_batch(batch, 1)
     size = shape.size
-    trusted = Grid._trusted
+    trusted = Grid.unchecked
     return [
         trusted(shape, solutions[i * size : (i + 1) * size]) if count else None
         for i, count in enumerate(counts)
@@ -122,7 +126,7 @@ def count_many(grids: Iterable[Grid], *, limit: int = 2) -> list[int]:
     batch = grids if isinstance(grids, Sequence) else list(grids)
     if not batch:
         return []
-    return _batch(batch, limit)[2]
+    return search_batch(batch, limit)[2]
 
 
 def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
@@ -136,4 +140,4 @@ def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
     True
     """
     cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
-    return Grid._trusted(shape, cells)
+    return Grid.unchecked(shape, cells)

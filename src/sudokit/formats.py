@@ -104,6 +104,8 @@ __all__ = [
     "parse_cells",
     "parse_grid",
     "PuzzleSource",
+    "checked_cells",
+    "symbol_table",
     "read_puzzles",
     "to_json",
 ]
@@ -310,9 +312,11 @@ def _parse(text: str, shape: Shape | None, alphabet: str | None) -> tuple[Shape,
     return (*_block(lines, shape, alphabet), "pretty")
 
 
-def _checked(
+def checked_cells(
     text: str, shape: Shape | None, alphabet: str | None, allow_conflicts: bool
 ) -> tuple[Shape, bytes]:
+    """The shape and cells of a grid's text, checked (conflicting clues raise unless
+    ``allow_conflicts``): what ``Grid(text)`` is built from."""
     try:
         sh, cells, _ = _parse(text, shape, alphabet)
         if not allow_conflicts:
@@ -336,7 +340,7 @@ def parse_cells(
     >>> shape, list(cells)
     (Shape(2, 2), [1, 0, 3, 0, 0, 0, 1, 2, 0, 0, 0, 0, 4, 0, 0, 3])
     """
-    return _checked(text, shape, alphabet, allow_conflicts=True)
+    return checked_cells(text, shape, alphabet, allow_conflicts=True)
 
 
 def parse_grid(
@@ -350,8 +354,8 @@ def parse_grid(
 
     Raise :class:`InvalidPuzzleError` naming what is wrong and where, and only that.
     """
-    sh, cells = _checked(text, shape, alphabet, allow_conflicts)
-    return Grid._trusted(sh, cells)
+    sh, cells = checked_cells(text, shape, alphabet, allow_conflicts)
+    return Grid.unchecked(sh, cells)
 
 
 def from_json(
@@ -371,7 +375,7 @@ def from_json(
 
 
 @lru_cache(maxsize=128)
-def _writer(n: int, alphabet: str | None, empty: str) -> tuple[str, ...]:
+def symbol_table(n: int, alphabet: str | None, empty: str) -> tuple[str, ...]:
     """Symbols to write, indexed by cell value (0 = empty)."""
     if alphabet is None:
         if n > len(DEFAULT_ALPHABET):
@@ -390,7 +394,7 @@ def _writer(n: int, alphabet: str | None, empty: str) -> tuple[str, ...]:
 @lru_cache(maxsize=128)
 def _line_table(n: int, alphabet: str | None, empty: str) -> bytes | None:
     """A ``bytes.translate`` table from cell values to ASCII symbols, if they are all ASCII."""
-    written = _writer(n, alphabet, empty)
+    written = symbol_table(n, alphabet, empty)
     if not all(ch.isascii() for ch in written):
         return None
     table = bytearray(range(256))
@@ -404,7 +408,7 @@ def format_line(grid: Grid, *, alphabet: str | None = None, empty: str = ".") ->
     table = _line_table(grid.shape.n, alphabet, empty)
     if table is not None:
         return grid.cells.translate(table).decode("ascii")
-    written = _writer(grid.shape.n, alphabet, empty)
+    written = symbol_table(grid.shape.n, alphabet, empty)
     return "".join(map(written.__getitem__, grid.cells))
 
 
@@ -413,7 +417,7 @@ def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None =
 
     See :meth:`Grid.to_pretty` for an example.
     """
-    written = _writer(grid.shape.n, alphabet, ".")
+    written = symbol_table(grid.shape.n, alphabet, ".")
     n, br, bc = grid.shape.n, grid.shape.box_rows, grid.shape.box_cols
     cells = grid.cells
     rule = "-+-".join("-" * (2 * bc - 1) for _ in range(n // bc))
@@ -806,4 +810,4 @@ def _record(
         if bad.line is None:
             bad.line = lineno
         return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt, note)
-    return Record(lineno, Grid._trusted(sh, cells), None, text, fmt, note)
+    return Record(lineno, Grid.unchecked(sh, cells), None, text, fmt, note)

@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SYMMETRIES",
+    "Batch",
     "Generated",
     "PuzzleStream",
     "check_options",
@@ -368,8 +369,8 @@ def _facts(
     else:
         minimal = None
     return Generated(
-        puzzle=Grid._trusted(shape, puzzle),
-        solution=Grid._trusted(shape, solution),
+        puzzle=Grid.unchecked(shape, puzzle),
+        solution=Grid.unchecked(shape, solution),
         seed=seed,
         index=index,
         symmetry=symmetry,
@@ -508,7 +509,7 @@ class PuzzleStream(Iterator[Generated]):
 
     def __next__(self) -> Generated:
         if self._puzzles is None:
-            self._puzzles = chain.from_iterable(self.rendered(_Batch))
+            self._puzzles = chain.from_iterable(self.rendered(Batch))
         return next(self._puzzles)
 
     def rendered(self, render: Callable[[list[Generated]], R]) -> Iterator[R]:
@@ -540,12 +541,12 @@ class PuzzleStream(Iterator[Generated]):
             self._running.close()
 
 
-# Generated's fields after the two grids, in order: what _Batch sends as plain values.
+# Generated's fields after the two grids, in order: what Batch sends as plain values.
 _FACT_NAMES = tuple(f.name for f in fields(Generated)[2:])
 _facts_of = attrgetter(*_FACT_NAMES)
 
 
-class _Batch(list[Generated]):
+class Batch(list[Generated]):
     """Consecutive generated puzzles, pickled compactly for the trip back from a worker.
 
     The cells of every grid travel end to end in two byte strings, and the other fields as a
@@ -557,17 +558,17 @@ class _Batch(list[Generated]):
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         if not self:
-            return (_Batch, ())
+            return (Batch, ())
         facts = [_facts_of(g) for g in self]
         puzzles = b"".join(g.puzzle.cells for g in self)
         solutions = b"".join(g.solution.cells for g in self)
         return (_unpack, (self[0].shape, puzzles, solutions, facts))
 
 
-def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> _Batch:
+def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> Batch:
     size = shape.size
-    grid = Grid._trusted
-    batch = _Batch()
+    grid = Grid.unchecked
+    batch = Batch()
     for i, fact in enumerate(facts):
         cells = slice(i * size, (i + 1) * size)
         batch.append(Generated(grid(shape, puzzles[cells]), grid(shape, solutions[cells]), *fact))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ._shape import Shape
 from .formats import Record, read_puzzles
-from .generator import Generated, _Batch
+from .generator import Batch, Generated
 
 __all__ = [
     "LABEL_FIELDS",
@@ -156,7 +156,7 @@ def format_records(
     worker processes and the main process only writes them.
     """
     text = "".join(format_record(g, fmt, with_solution=with_solution) for g in batch) if fmt else ""
-    return Records(text, len(batch), _Batch(batch) if keep else ())
+    return Records(text, len(batch), Batch(batch) if keep else ())
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,7 @@ class Candidates:
         return False
 
     def to_grid(self) -> Grid:
-        return Grid._trusted(self.shape, bytes(self.values))
+        return Grid.unchecked(self.shape, bytes(self.values))
 
     def masks(self) -> list[int]:
         """Candidates per cell, with a filled cell shown as its value's bit (pencil-mark form)."""

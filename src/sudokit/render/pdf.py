@@ -416,7 +416,7 @@ class _Book:
             self._pencil(grid, x, top, cell)
 
     def _pencil(self, grid: Grid, x: float, top: float, cell: float) -> None:
-        from ..logic._state import Candidates
+        from ..logic import Candidates
 
         shape = grid.shape
         n, br, bc = shape.n, shape.box_rows, shape.box_cols

@@ -33,7 +33,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .._grid import Grid
 from .._shape import Shape
-from .._text import DEFAULT_ALPHABET
+from ..formats import DEFAULT_ALPHABET
 
 if TYPE_CHECKING:
     from ..logic import Step
@@ -86,9 +86,9 @@ def symbols_for(n: int, alphabet: str | None = None) -> tuple[str, ...]:
         if n > len(DEFAULT_ALPHABET):
             return tuple(str(d) for d in range(1, n + 1))
         return tuple(DEFAULT_ALPHABET[:n])
-    from ..formats import _writer
+    from ..formats import symbol_table
 
-    return _writer(n, alphabet, ".")[1:]
+    return symbol_table(n, alphabet, ".")[1:]
 
 
 def _num(value: float) -> str:

@@ -28,9 +28,9 @@ from typing import Any
 
 from .._grid import Grid
 from .._shape import Shape
-from .._text import DEFAULT_ALPHABET
 from ..engine import count_solutions, solve
 from ..errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
+from ..formats import DEFAULT_ALPHABET
 from ..generator import Generated, generate
 from ..logic import Candidates, Step, Technique, hint
 from ..rating import Level
