@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from sudokit import generate
+from sudokit import Rated, generate
 
 from common import emit, machine
 
@@ -35,7 +35,7 @@ def main() -> None:
         index = 0
         while time.perf_counter() - t0 < args.seconds:
             p = generate(seed=11, index=index, timeout=None, **options)  # type: ignore[arg-type]
-            assert p.rating is not None
+            assert isinstance(p, Rated) and p.rating is not None
             ers.append(p.rating.er)
             index += 1
         secs = time.perf_counter() - t0

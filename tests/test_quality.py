@@ -45,6 +45,7 @@ def test_public_names() -> None:
             "InvalidPuzzleError",
             "InvalidShapeError",
             "NotUniqueError",
+            "Rated",
             "Record",
             "SYMMETRIES",
             "Generated",

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from ._grid import Grid
 from ._shape import MAX_SIDE, Shape
+from ._version import __version__
+from .difficulty import Rated, generate, generate_many
 from .engine import (
     count_many,
     count_solutions,
@@ -43,9 +45,7 @@ from .errors import (
     SudokitError,
 )
 from .formats import Record, format_grid, parse_grid, read_puzzles
-from .generator import SYMMETRIES, Generated, generate, generate_many
-
-__version__ = "0.1.0"
+from .generator import SYMMETRIES, Generated
 
 __all__ = [
     "MAX_SIDE",
@@ -54,6 +54,7 @@ __all__ = [
     "InvalidPuzzleError",
     "InvalidShapeError",
     "NotUniqueError",
+    "Rated",
     "Record",
     "SYMMETRIES",
     "Generated",

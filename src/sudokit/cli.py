@@ -31,15 +31,16 @@ from typing import Any, NoReturn, TextIO
 
 from tqdm import tqdm
 
-from . import __version__
 from ._grid import Grid
 from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
+from ._version import __version__
 from .batch import solve_records
+from .difficulty import generate_many, target
 from .engine import unique_solution
 from .errors import GenerationError, NotUniqueError, SudokitError
 from .formats import PuzzleSource, Record, format_candidates, format_grid
-from .generator import SYMMETRIES, Generated, _difficulty_of, check_options, generate_many
+from .generator import SYMMETRIES, Generated, check_options
 from .output import (
     OUTPUT_OPTIONS,
     RECORD_FORMATS,
@@ -684,7 +685,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     }
     try:
         check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
-        _difficulty_of(**difficulty)
+        target(**difficulty)
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
     if args.resume and not args.output:

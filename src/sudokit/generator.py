@@ -30,12 +30,12 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from . import _engine
 from ._grid import Grid
@@ -43,12 +43,9 @@ from ._parallel import ordered_map
 from ._shape import Shape
 from .errors import GenerationError
 
-if TYPE_CHECKING:
-    from ._difficulty import Difficulty
-    from .rating import Level, Rating
-
 __all__ = [
     "SYMMETRIES",
+    "Acceptance",
     "Batch",
     "Generated",
     "PuzzleStream",
@@ -169,7 +166,6 @@ class Generated:
     minimal: bool | None
     orbit_minimal: bool | None
     attempts: int
-    rating: Rating | None = None
 
     @property
     def shape(self) -> Shape:
@@ -212,20 +208,31 @@ def check_options(
         )
 
 
-def _difficulty_of(
-    level: Level | str | None,
-    rating: tuple[float, float] | None,
-    require: Iterable[str] | None,
-    allow: Iterable[str] | None,
-    hodoku_level: str | None = None,
-) -> Difficulty | None:
-    if (level, rating, require, allow, hodoku_level) == (None, None, None, None, None):
-        return None
-    from ._difficulty import difficulty  # the logic engine, only when a target asks for it
+class Acceptance(Protocol):
+    """A test every puzzle must pass besides its clue target, set by a layer above the
+    generator (difficulty targets, see :mod:`sudokit.difficulty`): the generator knows nothing
+    of what it tests.
 
-    return difficulty(
-        level=level, rating=rating, require=require, allow=allow, hodoku_level=hodoku_level
-    )
+    - ``logic``: the engine's dig constraint, one of ``_engine.LOGIC_NONE``, ``LOGIC_BOX``,
+      ``LOGIC_HIDDEN``, ``LOGIC_SINGLES`` (keep a removal only while singles of that kind still
+      solve the puzzle), so that easy targets are met while digging;
+    - ``judge(found, deadline)``: how far ``found`` is from passing (0.0: it passes), and the
+      result to keep (``found`` itself, or a richer one such as a rated puzzle). It may raise
+      TimeoutError past ``deadline`` (a ``time.monotonic()`` value);
+    - ``describe()``: what it asks for, for error messages ("ER 6.1-20.0");
+    - ``summary(found)``: what a judged result came to, for error messages (", ER 5.8").
+
+    Acceptances travel to worker processes, so they must pickle.
+    """
+
+    @property
+    def logic(self) -> int: ...
+
+    def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]: ...
+
+    def describe(self) -> str: ...
+
+    def summary(self, found: Generated) -> str: ...
 
 
 def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
@@ -245,12 +252,7 @@ def generate(
     seed: int | None = None,
     index: int = 0,
     timeout: float | None = 60.0,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    with_rating: bool = False,
-    hodoku_level: str | None = None,
+    accept: Acceptance | None = None,
 ) -> Generated:
     """Make one puzzle with exactly one solution.
 
@@ -264,16 +266,12 @@ def generate(
     - ``timeout``: when a target cannot be met from one full grid, new grids are tried for up to
       this many seconds, then :class:`GenerationError` says what was tried and holds the
       closest result in ``closest``.
-    - Difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
-      :class:`~sudokit.rating.Level` or its name), ``rating=(lo, hi)`` on ER, ``require`` (the
-      solve path must use each named technique), ``allow`` (the puzzle must be solvable with
-      these techniques alone), ``hodoku_level`` (HoDoKu's Easy ... Extreme, see
-      :func:`sudokit.rating.hodoku`). The result then carries its ``rating`` (also with
-      ``with_rating=True``).
+    - ``accept``: a further test each puzzle must pass (:class:`Acceptance`); difficulty
+      targets come this way from :func:`sudokit.difficulty.generate`, which is
+      ``sudokit.generate``.
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
-    diff = _difficulty_of(level, rating, require, allow, hodoku_level)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if minimal is None:
@@ -293,7 +291,7 @@ def generate(
         return max_clues is None or count <= max_clues
 
     goal = clues if clues is not None else max_clues
-    logic = diff.logic if diff is not None else 0
+    logic = accept.logic if accept is not None else _engine.LOGIC_NONE
     deadline = None if timeout is None else time.monotonic() + timeout
     closest: Generated | None = None
     best = (float("inf"), float("inf"))
@@ -311,18 +309,12 @@ def generate(
         )
         clue_gap = 0 if meets(count) else abs(count - goal) if goal is not None else 1
         gap = 0.0
-        if diff is not None and not clue_gap:
+        if accept is not None and not clue_gap:
             try:
-                ok, found, gap = diff.check(result.puzzle, deadline)
-            except TimeoutError:  # a rating that would run past the deadline: give up now
-                found, gap = None, float("inf")
-            if found is not None:
-                result = replace(result, rating=replace(found, steps=()))
+                gap, result = accept.judge(result, deadline)
+            except TimeoutError:  # a judgement that would run past the deadline: give up now
+                gap = float("inf")
         if not clue_gap and not gap:
-            if with_rating and result.rating is None:
-                from .rating import rate
-
-                result = replace(result, rating=replace(rate(result.puzzle), steps=()))
             return result
         if (clue_gap, gap) < best:
             best, closest = (clue_gap, gap), result
@@ -332,12 +324,12 @@ def generate(
                 wanted.append(
                     f"exactly {clues} clues" if clues is not None else f"at most {max_clues} clues"
                 )
-            if diff is not None:
-                wanted.append(diff.describe())
+            if accept is not None:
+                wanted.append(accept.describe())
             assert closest is not None
             near = f"{closest.clues} clues"
-            if closest.rating is not None:
-                near += f", ER {closest.rating.er:.1f}{'+' if closest.rating.capped else ''}"
+            if accept is not None:
+                near += accept.summary(closest)
             raise GenerationError(
                 f"no {'minimal ' if minimal else ''}{shape.n}x{shape.n} puzzle (boxes {shape}) "
                 f"with {' and '.join(wanted)} (symmetry {sym}) in {attempt} full grids within "
@@ -439,12 +431,7 @@ def generate_many(
     jobs: int = 1,
     timeout: float | None = 60.0,
     chunk: int | None = None,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    with_rating: bool = False,
-    hodoku_level: str | None = None,
+    accept: Acceptance | None = None,
 ) -> PuzzleStream:
     """``count`` puzzles, indexes ``start .. start+count-1``, in order, as a
     :class:`PuzzleStream` (an iterator; options are checked at once, work starts on demand).
@@ -462,17 +449,13 @@ def generate_many(
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    # Read once: one-shot iterators would be used up by the check below.
-    require = tuple(require) if require is not None else None
-    allow = tuple(allow) if allow is not None else None
-    _difficulty_of(level, rating, require, allow, hodoku_level)  # bad options fail here, at once
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     if chunk is not None:
         sizes = (chunk, chunk)
     elif shape.n > 9:
         sizes = _CHUNKS_BIG
-    elif with_rating or (level, rating, require, allow, hodoku_level) != (None,) * 5:
+    elif accept is not None:
         sizes = _CHUNKS_SLOW
     else:
         sizes = _CHUNKS_QUICK
@@ -484,12 +467,7 @@ def generate_many(
         "minimal": minimal,
         "seed": seed,
         "timeout": timeout,
-        "level": level,
-        "rating": rating,
-        "require": require,
-        "allow": allow,
-        "with_rating": with_rating,
-        "hodoku_level": hodoku_level,
+        "accept": accept,
     }
     return PuzzleStream(_plan(start, count, jobs, sizes), options)
 
@@ -541,9 +519,11 @@ class PuzzleStream(Iterator[Generated]):
             self._running.close()
 
 
-# Generated's fields after the two grids, in order: what Batch sends as plain values.
-_FACT_NAMES = tuple(f.name for f in fields(Generated)[2:])
-_facts_of = attrgetter(*_FACT_NAMES)
+def _facts_getter(kind: type[Generated]) -> Callable[[Generated], tuple[Any, ...]]:
+    """The fields of ``kind`` (Generated or a subclass) after the two grids, as one tuple:
+    what Batch sends as plain values."""
+    names = tuple(f.name for f in fields(kind)[2:])
+    return attrgetter(*names)
 
 
 class Batch(list[Generated]):
@@ -557,19 +537,27 @@ class Batch(list[Generated]):
     __slots__ = ()
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
-        if not self:
-            return (Batch, ())
-        facts = [_facts_of(g) for g in self]
+        kind = type(self[0]) if self else Generated
+        if not self or any(type(g) is not kind or g.shape != self[0].shape for g in self):
+            return (Batch, (list(self),))  # mixed kinds or shapes: the plain way
+        facts_of = _facts_getter(kind)
+        facts = [facts_of(g) for g in self]
         puzzles = b"".join(g.puzzle.cells for g in self)
         solutions = b"".join(g.solution.cells for g in self)
-        return (_unpack, (self[0].shape, puzzles, solutions, facts))
+        return (_unpack, (kind, self[0].shape, puzzles, solutions, facts))
 
 
-def _unpack(shape: Shape, puzzles: bytes, solutions: bytes, facts: list[tuple[Any, ...]]) -> Batch:
+def _unpack(
+    kind: type[Generated],
+    shape: Shape,
+    puzzles: bytes,
+    solutions: bytes,
+    facts: list[tuple[Any, ...]],
+) -> Batch:
     size = shape.size
     grid = Grid.unchecked
     batch = Batch()
     for i, fact in enumerate(facts):
         cells = slice(i * size, (i + 1) * size)
-        batch.append(Generated(grid(shape, puzzles[cells]), grid(shape, solutions[cells]), *fact))
+        batch.append(kind(grid(shape, puzzles[cells]), grid(shape, solutions[cells]), *fact))
     return batch

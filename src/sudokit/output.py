@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._shape import Shape
+from .difficulty import Rated
 from .formats import Record, read_puzzles
 from .generator import Batch, Generated
 
@@ -86,7 +87,7 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
         f"index={g.index} seed={g.seed} shape={g.shape} symmetry={g.symmetry} clues={g.clues} "
         f"minimal={_fact(g.minimal)} orbit_minimal={_fact(g.orbit_minimal)}"
     )
-    r = g.rating
+    r = g.rating if isinstance(g, Rated) else None
     if r is not None:
         meta += f" rating=ED={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f} level={r.level.name.lower()}"
     if fmt == "line":
@@ -364,7 +365,7 @@ class Label:
 
 def label_of(g: Generated) -> Label:
     """The label of a generated puzzle: its level and ER when rated, its seed and index."""
-    r = g.rating
+    r = g.rating if isinstance(g, Rated) else None
     return Label(
         level=r.level.name.lower() if r is not None else None,
         er=r.er if r is not None else None,

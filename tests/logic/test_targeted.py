@@ -8,7 +8,7 @@ import pytest
 from oracle import checked_path
 
 import sudokit
-from sudokit import GenerationError, Shape, generate, generate_many
+from sudokit import GenerationError, Rated, Shape, generate, generate_many
 from sudokit.cli import main
 from sudokit.logic import solve_path
 from sudokit.rating import Level, rate
@@ -18,7 +18,7 @@ from sudokit.rating import Level, rate
 def test_easy_levels_meet_their_range(level: Level) -> None:
     lo, hi = level.range
     for p in generate_many(30, seed=7, level=level):
-        assert p.rating is not None
+        assert isinstance(p, Rated) and p.rating is not None
         assert lo <= p.rating.er <= hi
         assert rate(p.puzzle).er == p.rating.er  # the carried rating is the real one
         assert sudokit.is_unique(p.puzzle)
@@ -40,9 +40,13 @@ def test_allow_hidden_singles_only() -> None:
 
 def test_rating_range_and_require() -> None:
     p = generate(rating=(2.3, 2.3), seed=2)
-    assert p.rating is not None and p.rating.er == 2.3
+    assert isinstance(p, Rated) and p.rating is not None and p.rating.er == 2.3
     q = generate(require=["naked-single"], seed=2)
-    assert q.rating is not None and "naked-single" in {s.technique for s in rate(q.puzzle).steps}
+    assert (
+        isinstance(q, Rated)
+        and q.rating is not None
+        and "naked-single" in {s.technique for s in rate(q.puzzle).steps}
+    )
 
 
 def test_unreachable_difficulty_reports_the_closest() -> None:
@@ -85,7 +89,7 @@ def test_hodoku_level_target(level: str) -> None:
 
     for p in generate_many(3, seed=4, hodoku_level=level.lower()):
         assert hodoku(p.puzzle).level == level
-        assert p.rating is not None and p.rating.hodoku is not None
+        assert isinstance(p, Rated) and p.rating is not None and p.rating.hodoku is not None
         assert p.rating.hodoku.level == level
     with pytest.raises(ValueError, match="unknown HoDoKu level"):
         generate(hodoku_level="impossible")

@@ -602,7 +602,7 @@ def _write(
 ) -> BookSummary:
     from reportlab.pdfgen.canvas import Canvas
 
-    from .. import __version__
+    from .._version import __version__
 
     size = PAGE_SIZES[page_size]
     regular, _ = _fonts()  # also each page's initial font, so no unembedded Helvetica is named

@@ -28,10 +28,11 @@ from typing import Any
 
 from .._grid import Grid
 from .._shape import Shape
+from ..difficulty import Rated, generate
 from ..engine import count_solutions, solve
 from ..errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
 from ..formats import DEFAULT_ALPHABET
-from ..generator import Generated, generate
+from ..generator import Generated
 from ..logic import Candidates, Step, Technique, hint
 from ..rating import Level
 
@@ -138,15 +139,16 @@ def new_puzzle(query: Mapping[str, str], *, timeout: float = 15.0) -> dict[str, 
             raise RequestError(f"no {level} puzzle found: {e}", 503) from None
         made = e.closest
         wanted = f"No {level} {shape.n}x{shape.n} puzzle was found within {timeout:g} s"
-        if made.rating is not None and not made.rating.solved:
+        closest = made.rating if isinstance(made, Rated) else None
+        if closest is not None and not closest.solved:
             note = (
                 f"{wanted} that the logic engine can solve; this one is beyond its "
                 "techniques, so hints may run out."
             )
         else:
-            found = made.rating.level.name.lower() if made.rating is not None else "unrated"
+            found = closest.level.name.lower() if closest is not None else "unrated"
             note = f"{wanted}; this is the closest one, rated {found}."
-    rating = made.rating
+    rating = made.rating if isinstance(made, Rated) else None
     return {
         "shape": str(shape),
         "n": shape.n,

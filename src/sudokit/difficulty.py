@@ -1,4 +1,10 @@
-"""Difficulty targets for the generator: a rating range, required and allowed techniques.
+"""Difficulty targets: generating puzzles of a level, an ER range, with or without techniques.
+
+This layer sits above both the generator and the rater (the generator knows nothing of
+ratings): it turns the user's options into an :class:`~sudokit.generator.Acceptance` that the
+generator applies to every puzzle it digs, and gives the public :func:`generate` and
+:func:`generate_many` (``sudokit.generate``), whose results are :class:`Rated` when a
+difficulty or a rating was asked for.
 
 A :class:`Difficulty` says what a generated puzzle must satisfy:
 
@@ -15,19 +21,60 @@ singles still solve the puzzle, so what it digs already meets the target's upper
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
+from . import _engine, generator
 from ._grid import Grid
+from ._shape import Shape
+from .generator import Generated, PuzzleStream
 from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
 from .rating import Level, Rating, hodoku, rate
 
-__all__ = ["Difficulty", "difficulty"]
+__all__ = ["Difficulty", "RateAll", "Rated", "difficulty", "generate", "generate_many", "target"]
 
-# The engine's dig constraints (see LOGIC_* in _engine.c), and the highest SE rating a
-# puzzle that its singles solve can have.
-LOGIC_NONE, LOGIC_BOX, LOGIC_HIDDEN, LOGIC_SINGLES = 0, 1, 2, 3
+# The engine's dig constraints come from C; with the highest SE rating a puzzle that its
+# singles solve can have.
+LOGIC_NONE, LOGIC_BOX = _engine.LOGIC_NONE, _engine.LOGIC_BOX
+LOGIC_HIDDEN, LOGIC_SINGLES = _engine.LOGIC_HIDDEN, _engine.LOGIC_SINGLES
 _LOGIC_TOP = ((LOGIC_BOX, 1.2), (LOGIC_HIDDEN, 1.5), (LOGIC_SINGLES, 2.3))
+
+
+@dataclass(frozen=True, slots=True)
+class Rated(Generated):
+    """A generated puzzle with its rating (Sudoku Explainer's ER/EP/ED, level, hardest
+    technique; the HoDoKu grade when a HoDoKu level was asked for). The rating carries no
+    step path: :func:`sudokit.logic.solve_path` gives it."""
+
+    rating: Rating | None = None
+
+
+def rated(found: Generated, rating: Rating) -> Rated:
+    """``found`` with ``rating`` (its steps dropped: cheap to keep and to send)."""
+    facts = {f.name: getattr(found, f.name) for f in fields(Generated)}
+    return Rated(**facts, rating=replace(rating, steps=()))
+
+
+@dataclass(frozen=True)
+class RateAll:
+    """The acceptance that takes every puzzle and rates it (``with_rating=True``)."""
+
+    logic: int = LOGIC_NONE
+
+    def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
+        return 0.0, rated(found, rate(found.puzzle, deadline=deadline))
+
+    def describe(self) -> str:
+        return "any difficulty"
+
+    def summary(self, found: Generated) -> str:
+        return _summary(found)
+
+
+def _summary(found: Generated) -> str:
+    if isinstance(found, Rated) and found.rating is not None:
+        return f", ER {found.rating.er:.1f}{'+' if found.rating.capped else ''}"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -68,6 +115,15 @@ class Difficulty:
             if grade.level != self.hodoku_level:
                 return False, rating, 0.05
         return True, rating, 0.0
+
+    def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
+        """The generator's acceptance test: 0.0 and ``found`` rated when it meets the target,
+        else how far it is (and it rated as far as that took)."""
+        ok, rating, gap = self.check(found.puzzle, deadline)
+        return (0.0 if ok else gap), rated(found, rating)
+
+    def summary(self, found: Generated) -> str:
+        return _summary(found)
 
     def _engine_proves_allow(self) -> bool:
         """The engine's singles constraint uses only allowed techniques, so what it digs is
@@ -188,3 +244,117 @@ def difficulty(
     if hod is not None:
         logic = LOGIC_NONE  # HoDoKu's singles scores differ from SE's: no dig shortcut
     return Difficulty(lo, hi, req, allowed, logic, hod)
+
+
+def target(
+    *,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+    hodoku_level: str | None = None,
+    with_rating: bool = False,
+) -> Difficulty | RateAll | None:
+    """The generator's acceptance for these options: a :class:`Difficulty`, :class:`RateAll`
+    (only ``with_rating``), or None (no difficulty, no rating). Raises ValueError for options
+    no puzzle can meet, before any work."""
+    found = difficulty(
+        level=level, rating=rating, require=require, allow=allow, hodoku_level=hodoku_level
+    )
+    if found is None and with_rating:
+        return RateAll()
+    return found
+
+
+def generate(
+    *,
+    shape: Shape | None = None,
+    symmetry: str = "rot180",
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
+    seed: int | None = None,
+    index: int = 0,
+    timeout: float | None = 60.0,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+    with_rating: bool = False,
+    hodoku_level: str | None = None,
+) -> Generated:
+    """Make one puzzle with exactly one solution: :func:`sudokit.generator.generate` (see it
+    for the shape, symmetry, clue, seed and timeout options) with difficulty targets.
+
+    - Difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
+      :class:`~sudokit.rating.Level` or its name), ``rating=(lo, hi)`` on ER, ``require`` (the
+      solve path must use each named technique), ``allow`` (the puzzle must be solvable with
+      these techniques alone), ``hodoku_level`` (HoDoKu's Easy ... Extreme, see
+      :func:`sudokit.rating.hodoku`). The result is then :class:`Rated` (also with
+      ``with_rating=True``).
+    """
+    accept = target(
+        level=level,
+        rating=rating,
+        require=require,
+        allow=allow,
+        hodoku_level=hodoku_level,
+        with_rating=with_rating,
+    )
+    return generator.generate(
+        shape=shape,
+        symmetry=symmetry,
+        clues=clues,
+        max_clues=max_clues,
+        minimal=minimal,
+        seed=seed,
+        index=index,
+        timeout=timeout,
+        accept=accept,
+    )
+
+
+def generate_many(
+    count: int,
+    *,
+    shape: Shape | None = None,
+    symmetry: str = "rot180",
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
+    seed: int | None = None,
+    start: int = 0,
+    jobs: int = 1,
+    timeout: float | None = 60.0,
+    chunk: int | None = None,
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Iterable[str] | None = None,
+    allow: Iterable[str] | None = None,
+    with_rating: bool = False,
+    hodoku_level: str | None = None,
+) -> PuzzleStream:
+    """``count`` puzzles as :func:`sudokit.generator.generate_many` makes them, with the
+    difficulty options of :func:`generate`; puzzle ``i`` is ``generate(..., index=i)``."""
+    accept = target(
+        level=level,
+        rating=rating,
+        require=require,
+        allow=allow,
+        hodoku_level=hodoku_level,
+        with_rating=with_rating,
+    )
+    return generator.generate_many(
+        count,
+        shape=shape,
+        symmetry=symmetry,
+        clues=clues,
+        max_clues=max_clues,
+        minimal=minimal,
+        seed=seed,
+        start=start,
+        jobs=jobs,
+        timeout=timeout,
+        chunk=chunk,
+        accept=accept,
+    )
