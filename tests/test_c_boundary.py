@@ -225,7 +225,7 @@ def test_chain_values_and_masks_are_checked() -> None:
         _chains.hints(3, 3, bytes([10]) + b"\0" * 80, full, True, False, False, 0, False)
     with pytest.raises(ValueError, match="bits at or above 9"):
         _chains.hints(3, 3, b"\0" * 81, [0x3FF] + full[1:], True, False, False, 0, False)
-    with pytest.raises(ValueError, match="nesting level"):
+    with pytest.raises(ValueError, match="nesting must be"):
         _chains.hints(3, 3, b"\0" * 81, full, True, True, False, 6, False)
     with pytest.raises(TypeError, match="mask 0 is not an int"):
         _chains.hints(3, 3, b"\0" * 81, ["1", *full[1:]], True, False, False, 0, False)  # type: ignore[list-item]

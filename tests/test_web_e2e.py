@@ -199,7 +199,7 @@ def test_play_served(page: Page, server: PlayServer) -> None:
 
     # A step with links and eliminations is drawn with lines and struck candidates.
     page.evaluate(
-        """window.sudokit.show({kind: "step", level: 3, text: "A chain", step: {
+        """window.sudokit.show({kind: "step", detail: 3, text: "A chain", step: {
             technique: "x-chain", cells: [], units: [], digits: [5], placements: [],
             eliminations: [[5, 5, 5]], links: [[1, 1, 5, 1, 9, 5, true], [1, 9, 5, 9, 9, 5, false]]
         }})"""

@@ -129,3 +129,40 @@ def test_cli_html_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     good.write_text(EASY + "\n", encoding="utf-8")
     assert main(["html", str(good), "-o", str(tmp_path / "no" / "dir.html")]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_every_step_has_the_one_schema() -> None:
+    """explain --format json, the offline page and the server all write Step.to_dict: every
+    step of some paths, with and without the state it was found in, fits STEP_SCHEMA."""
+    from jsonschema import Draft202012Validator
+
+    from sudokit.logic import STEP_SCHEMA, Candidates, solve_steps
+
+    validator = Draft202012Validator(STEP_SCHEMA)
+    Draft202012Validator.check_schema(STEP_SCHEMA)
+    seen = set()
+    for seed in range(4):
+        made = generate(seed=seed, level=("easy", "hard", "fiendish", "diabolical")[seed])
+        state = Candidates.from_grid(made.puzzle)
+        for step in solve_steps(state, in_place=False):
+            for data in (step.to_dict(), step.to_dict(state)):
+                validator.validate(data)
+            seen.add(step.technique)
+    assert len(seen) > 4
+    page = puzzle_data(generate(seed=1).puzzle)
+    for s in page["steps"]:
+        validator.validate(s["step"])
+
+
+def test_the_offline_page_carries_python_words() -> None:
+    """The page's script words no hint itself: the texts come from HINT_WORDS."""
+    from sudokit.web import HINT_WORDS
+    from sudokit.web.page import offline_page
+
+    text = offline_page([puzzle_data(generate(seed=2).puzzle)])
+    script = text[text.index("(function ()") :]
+    for words in HINT_WORDS.values():
+        for template in words:
+            head = template.split("{")[0]
+            assert head in text  # in the page data ...
+            assert head not in script  # ... and not typed again into the script

@@ -77,14 +77,14 @@ def port_free(port: int) -> bool:
     return True
 
 
-def hint_body(level: int = 1, **changes: object) -> dict[str, object]:
+def hint_body(detail: int = 1, **changes: object) -> dict[str, object]:
     cells = [int(ch) if ch != "." else 0 for ch in EASY]
     body: dict[str, object] = {
         "shape": "3x3",
         "puzzle": cells,
         "grid": list(cells),
         "marks": None,
-        "level": level,
+        "detail": detail,
     }
     body.update(changes)
     return body
@@ -152,7 +152,7 @@ def test_hint_every_level(server: PlayServer, level: int) -> None:
     assert status == 200
     expected = hint(Grid(EASY), level)
     assert expected is not None
-    assert data["kind"] == "step" and data["level"] == level and data["text"] == expected.text
+    assert data["kind"] == "step" and data["detail"] == level and data["text"] == expected.text
     step = data["step"]
     assert set(step) >= {"technique", "placements", "eliminations", "cells", "links", "text"}
     assert set(step) >= {"units", "digits", "candidates"}
@@ -175,7 +175,7 @@ def test_hint_uses_the_players_marks(server: PlayServer) -> None:
         "puzzle": list(made.puzzle.cells),
         "grid": list(made.puzzle.cells),
         "marks": [0 if v else m for v, m in zip(made.puzzle.cells, marks, strict=True)],
-        "level": 3,
+        "detail": 3,
     }
     status, data = post_json(server, body)
     expected = hint(Candidates.from_masks(made.puzzle, body["marks"]), 3)  # type: ignore[arg-type]
@@ -222,9 +222,9 @@ def assert_refused(
 @pytest.mark.parametrize(
     ("changes", "code", "words"),
     [
-        ({"level": "1"}, 400, "'level' must be 1, 2 or 3"),
-        ({"level": 4}, 400, "'level' must be 1, 2 or 3"),
-        ({"level": True}, 400, "'level' must be 1, 2 or 3"),
+        ({"detail": "1"}, 400, "'detail' must be 1, 2 or 3"),
+        ({"detail": 4}, 400, "'detail' must be 1, 2 or 3"),
+        ({"detail": True}, 400, "'detail' must be 1, 2 or 3"),
         ({"shape": 9}, 400, "'shape' must be a text"),
         ({"shape": "5x5"}, 400, "at most 16x16"),
         ({"shape": "1x9"}, 400, "invalid shape"),
@@ -266,7 +266,7 @@ def test_hint_refuses_missing_keys(server: PlayServer) -> None:
         (b"[1, 2, 3]", 400, "must be a JSON object, got list"),
         (b'"hello"', 400, "must be a JSON object, got str"),
         (b"\xff\xfe{}", 400, "not UTF-8"),
-        (b'{"level": ' + b"9" * 5000 + b"}", 400, "unreadable JSON"),
+        (b'{"detail": ' + b"9" * 5000 + b"}", 400, "unreadable JSON"),
         (b"[" * 30000 + b"]" * 30000, 400, "JSON"),
         (b" " * (MAX_BODY + 1), 413, "body too large"),
     ],
@@ -375,7 +375,7 @@ _values = _json | st.lists(st.integers(-2, 600), min_size=81, max_size=81)
 @given(
     body=_json
     | st.fixed_dictionaries(
-        {"shape": _json | st.sampled_from(["3x3", "9", "2x2"]), "level": _json | st.just(1)},
+        {"shape": _json | st.sampled_from(["3x3", "9", "2x2"]), "detail": _json | st.just(1)},
         optional={"puzzle": _values, "grid": _values, "marks": _values, "more": _json},
     )
 )

@@ -2,7 +2,7 @@
  * sudokit._chains: Sudoku Explainer's chaining engine in C.
  *
  * The same contract as the pure-Python reference, src/sudokit/logic/_chain_engine.py (read
- * its docstring for the terms): one "producer" (multiple, dynamic, nishio, level) run on a
+ * its docstring for the terms): one "producer" (multiple, dynamic, nishio, nesting) run on a
  * candidate grid returns its hints, sorted as Sudoku Explainer sorts them. Every search order,
  * tie-break and node count follows the reference line by line, because the hint chosen and its
  * rating depend on them.
@@ -14,7 +14,7 @@
  *           after creation; parents are stored contiguously in a parallel pool)
  *   set   = Sudoku Explainer's LinkedSet of one sign: cand -> node, iterated in insertion order
  *
- * Nesting (level >= 2) runs inner engines on the scratch grid; an "advanced" node that an inner
+ * Nesting (nesting >= 2) runs inner engines on the scratch grid; an "advanced" node that an inner
  * chaining hint produced records that hint's complexity and a signature of its chains, which
  * is all the outer hint needs (its node count and FullChain de-duplication).
  */
@@ -199,7 +199,7 @@ typedef struct Engine Engine;
 
 struct Engine {
     const Geo *g;
-    int multiple, dynamic, nishio, level;
+    int multiple, dynamic, nishio, nesting;
     /* the grid (scratch while chaining) */
     const uint8_t *values;
     mask_t *cand;
@@ -222,7 +222,7 @@ struct Engine {
     int *scratch;           /* size ncand */
     int *lookup;            /* size ncand: cand -> node, valid where scratch holds the gen */
     IVec bfs_a, bfs_b;
-    /* inner engines for nested levels */
+    /* inner engines for nested chains */
     Engine *inner[2]; int ninner;
     int failed;
 };
@@ -404,8 +404,8 @@ static double length_bonus(int complexity) {
 }
 
 static double rule_difficulty(const Engine *e) {
-    if (e->level >= 2) return 9.5 + 0.5 * (e->level - 2);
-    if (e->level > 0) return 8.5 + 0.5 * e->level;
+    if (e->nesting >= 2) return 9.5 + 0.5 * (e->nesting - 2);
+    if (e->nesting > 0) return 8.5 + 0.5 * e->nesting;
     if (e->nishio) return 7.5;
     if (e->dynamic) return 8.5;
     return 8.0;
@@ -497,7 +497,7 @@ static void hint_complexity(Engine *e, Hint *h) {
     else
         for (int t = 0; t < h->ntarg; t++) flat += ancestors(e, e->targ.a[h->tstart + t], NULL);
     int nested = 0;
-    if (e->level >= 2) {
+    if (e->nesting >= 2) {
         /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped */
         IVec list = {0};
         uint64_t seen[256]; int nseen = 0;
@@ -776,7 +776,7 @@ static int do_chaining(Engine *e, int *absurd_on, int *absurd_off) {
             /* the removal comes after the nodes: hidden parents are taken before it */
             if (e->dynamic) remove_cand(e, e->nodes[p].key >> 1);
         }
-        if (hon == qon.len && hoff == qoff.len && e->level > 0) {
+        if (hon == qon.len && hoff == qoff.len && e->nesting > 0) {
             advanced(e, src, &adv);
             for (int k = 0; k < adv.len; k++) {
                 int q = adv.a[k], cand = e->nodes[q].key >> 1;
@@ -1206,7 +1206,7 @@ static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
     }
 }
 
-static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int level);
+static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int nesting);
 static void engine_free(Engine *e);
 static void engine_run(Engine *e, const uint8_t *values, const mask_t *cand);
 static void engine_sort(Engine *e, int **order, int *norder);
@@ -1290,14 +1290,14 @@ static void advanced(Engine *e, const mask_t *src, IVec *out) {
     if (out->len) return;
     rule_x_wings(e, src, out);
     if (out->len) return;
-    if (e->level >= 2 && e->ninner == 0) {
+    if (e->nesting >= 2 && e->ninner == 0) {
         const Geo *g = e->g;
-        if (e->level < 4) {
+        if (e->nesting < 4) {
             e->inner[e->ninner++] = engine_new(g, 0, 0, 0, 0);
-            if (e->level >= 3) e->inner[e->ninner++] = engine_new(g, 1, 0, 0, 0);
+            if (e->nesting >= 3) e->inner[e->ninner++] = engine_new(g, 1, 0, 0, 0);
         } else {
             e->inner[e->ninner++] = engine_new(g, 1, 1, 0, 0);
-            if (e->level >= 5) e->inner[e->ninner++] = engine_new(g, 1, 1, 0, e->level - 3);
+            if (e->nesting >= 5) e->inner[e->ninner++] = engine_new(g, 1, 1, 0, e->nesting - 3);
         }
         for (int i = 0; i < e->ninner; i++) if (!e->inner[i]) { e->failed = 1; return; }
     }
@@ -1309,10 +1309,10 @@ static void advanced(Engine *e, const mask_t *src, IVec *out) {
 
 /* ------------------------------------------------------------------ engine */
 
-static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int level) {
+static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int nesting) {
     Engine *e = calloc(1, sizeof(Engine));
     if (!e) return NULL;
-    e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->level = level;
+    e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->nesting = nesting;
     e->cand = malloc(sizeof(mask_t) * g->ncell);
     e->cnt = malloc(sizeof(int) * g->nunit * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
@@ -1490,18 +1490,18 @@ end:
     return out;
 }
 
-/* hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, level, best_only)
+/* hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)
  * Every argument is checked before use: the shape before anything is computed from it, one
  * value byte (0 or a digit 1..n) and one candidate mask (bits below n only) per cell, and the
- * nesting level 0..MAX_NESTING. */
+ * nesting 0..MAX_NESTING. */
 #define MAX_NESTING 5
 static PyObject *py_hints(PyObject *self, PyObject *args) {
     (void)self;
-    int br, bc, multiple, dynamic, nishio, level, best_only;
+    int br, bc, multiple, dynamic, nishio, nesting, best_only;
     Py_buffer values;
     PyObject *cand_seq;
     if (!PyArg_ParseTuple(args, "iiy*Opppip", &br, &bc, &values, &cand_seq, &multiple, &dynamic,
-                          &nishio, &level, &best_only))
+                          &nishio, &nesting, &best_only))
         return NULL;
     if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
         br > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || bc > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
@@ -1513,9 +1513,9 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
                             br, bc, SUDOKIT_MIN_BOX_SIDE, SUDOKIT_MAX_SIDE);
     }
     int n = br * bc;
-    if (level < 0 || level > MAX_NESTING) {
+    if (nesting < 0 || nesting > MAX_NESTING) {
         PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError, "nesting level must be 0..%d, got %d", MAX_NESTING, level);
+        return PyErr_Format(PyExc_ValueError, "nesting must be 0..%d, got %d", MAX_NESTING, nesting);
     }
     if (values.len != n * n) {
         PyBuffer_Release(&values);
@@ -1562,7 +1562,7 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     int owned = 0;
     Geo *g = get_geo(br, bc, &owned);
     if (!g) { free(cand); free(vals); return PyErr_NoMemory(); }
-    Engine *e = engine_new(g, multiple, dynamic, nishio, level);
+    Engine *e = engine_new(g, multiple, dynamic, nishio, nesting);
     if (!e) {
         if (owned) { geo_free(g); free(g); }
         free(cand); free(vals);
@@ -1592,7 +1592,7 @@ end:
 
 static PyMethodDef methods[] = {
     {"hints", py_hints, METH_VARARGS,
-     "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, level, best_only)\n"
+     "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)\n"
      "Run one Sudoku Explainer chaining producer; return its hints, cheapest first."},
     {NULL, NULL, 0, NULL},
 };

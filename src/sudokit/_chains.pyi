@@ -32,7 +32,7 @@ def hints(
     multiple: bool,
     dynamic: bool,
     nishio: bool,
-    level: int,
+    nesting: int,
     best_only: bool,
     /,
 ) -> list[HintTuple]: ...

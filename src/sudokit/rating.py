@@ -1,6 +1,6 @@
 """Difficulty ratings compatible with Sudoku Explainer (SE 1.2.1 / serate 1.2.1.3).
 
-Terms (see the project's ``RATING.md``):
+Terms (the rules in full: ``docs/rating.md`` in the repository):
 
 - The solver tries techniques in SE's order and applies the first step found, repeatedly.
 - **ER** (the rating) is the highest step rating along that path;

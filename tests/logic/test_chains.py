@@ -175,7 +175,7 @@ def test_c_engine_matches_the_python_reference(case: int, specs: tuple[Spec, ...
     for puzzle, _, technique in RATED[case : case + 1]:
         state, _ = _state_before(puzzle, technique, se_order())
         for spec in specs:
-            multiple, dynamic, nishio, level = spec
+            multiple, dynamic, nishio, nesting = spec
             ref = eng.hints(
                 state.shape,
                 state.values,
@@ -183,13 +183,13 @@ def test_c_engine_matches_the_python_reference(case: int, specs: tuple[Spec, ...
                 multiple=multiple,
                 dynamic=dynamic,
                 nishio=nishio,
-                level=level,
+                nesting=nesting,
             )
             fast = chains._hints(state, spec)
             assert [_sig(h) for h in fast] == [_sig(h) for h in ref]
 
 
-def _sig(h: eng.Hint) -> tuple[object, ...]:
+def _sig(h: eng.Deduction) -> tuple[object, ...]:
     result = h.result.key if h.result is not None else -1
     removable = tuple(sorted(h.removable.items()))
     return (h.kind, h.difficulty, h.complexity, h.sort_key, removable, result)
@@ -227,7 +227,7 @@ def test_other_shapes_c_matches_python(specs: tuple[Spec, ...]) -> None:
         generated = sudokit.generate(shape=Shape(2, 3), seed=seed)
         state = Candidates.from_grid(generated.puzzle)
         for spec in specs:
-            multiple, dynamic, nishio, level = spec
+            multiple, dynamic, nishio, nesting = spec
             ref = eng.hints(
                 state.shape,
                 state.values,
@@ -235,7 +235,7 @@ def test_other_shapes_c_matches_python(specs: tuple[Spec, ...]) -> None:
                 multiple=multiple,
                 dynamic=dynamic,
                 nishio=nishio,
-                level=level,
+                nesting=nesting,
             )
             assert [_sig(h) for h in chains._hints(state, spec)] == [_sig(h) for h in ref]
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from ._solver import Hint, SolveResult, hint, next_step, solve_path, solve_steps
 from ._state import Candidates
-from ._step import Link, Step, apply
+from ._step import STEP_SCHEMA, Link, Step, apply
 from ._table import ALL_ORDER, HODOKU_TECHNIQUES, SE_ORDER, TECHNIQUES, Technique, select
 
 __all__ = [
     "ALL_ORDER",
     "HODOKU_TECHNIQUES",
     "SE_ORDER",
+    "STEP_SCHEMA",
     "TECHNIQUES",
     "Candidates",
     "Hint",

@@ -14,8 +14,8 @@ Terms (Sudoku Explainer's, see ``chains.py`` for the techniques built on them):
   place of a unit left with two places for the digit (X).
 - **Dynamic** chaining applies every "off" it derives to a scratch grid, so later rules see
   the reduced grid; the extra parents ("hidden parents") record which removals were needed.
-  At level 1 and above, when the basic rules are exhausted, simpler techniques (intersections,
-  hidden and naked pairs, X-Wings; from level 2 forcing chains themselves) run on the scratch
+  At nesting 1 and above, when the basic rules are exhausted, simpler techniques (intersections,
+  hidden and naked pairs, X-Wings; from nesting 2 forcing chains themselves) run on the scratch
   grid and their eliminations join the chain (the "advanced" rules).
 - The **complexity** of a hint is the number of distinct potentials in its chains, plus the
   complexity of nested chains; the rating adds 0.1 each time ``complexity - 2`` passes a
@@ -37,7 +37,7 @@ from .._shape import Shape
 __all__ = [
     "ADVANCED",
     "CELL",
-    "Hint",
+    "Deduction",
     "NONE",
     "Pot",
     "ancestor_count",
@@ -59,7 +59,7 @@ class Pot:
     __slots__ = ("cause", "key", "nested", "parents")
 
     def __init__(
-        self, key: int, parents: list[Pot], cause: int, nested: Hint | None = None
+        self, key: int, parents: list[Pot], cause: int, nested: Deduction | None = None
     ) -> None:
         self.key = key
         self.parents = parents
@@ -120,11 +120,11 @@ def ancestor_count(target: Pot) -> int:
     return len(done)
 
 
-# Hint kinds.
+# Deduction kinds (Sudoku Explainer calls these hints).
 CYCLE, FORCING, BINARY, CELL_REDUCTION, REGION_REDUCTION = range(5)
 
 
-class Hint:
+class Deduction:
     """One chaining deduction, as Sudoku Explainer's ChainingHint subclasses describe it.
 
     ``removable`` maps cell -> digit mask of the eliminations; ``result`` is the potential the
@@ -283,11 +283,11 @@ _ToSet = dict[int, Pot]  # cand -> potential (a LinkedSet of one sign)
 _Cache = dict[int, tuple[_ToSet, _ToSet, tuple[Pot, Pot] | None]]
 
 
-def _rule_difficulty(multiple: bool, dynamic: bool, nishio: bool, level: int) -> float:
-    if level >= 2:
-        return 9.5 + 0.5 * (level - 2)
-    if level > 0:
-        return 8.5 + 0.5 * level
+def _rule_difficulty(multiple: bool, dynamic: bool, nishio: bool, nesting: int) -> float:
+    if nesting >= 2:
+        return 9.5 + 0.5 * (nesting - 2)
+    if nesting > 0:
+        return 8.5 + 0.5 * nesting
     if nishio:
         return 7.5
     if dynamic:
@@ -311,7 +311,7 @@ class Engine:
         multiple: bool,
         dynamic: bool,
         nishio: bool,
-        level: int,
+        nesting: int,
     ) -> None:
         self.geo = _geo(shape)
         self.shape = shape
@@ -319,7 +319,7 @@ class Engine:
         self.multiple = multiple
         self.dynamic = dynamic
         self.nishio = nishio
-        self.level = level
+        self.nesting = nesting
         self.values: list[int] = []
         self.cand: list[int] = []
         self.where: list[int] = []
@@ -475,7 +475,7 @@ class Engine:
                         to_on[cand] = q
             pending_off = []
 
-    def loops(self, y_links: bool, x_links: bool, result: list[Hint]) -> None:
+    def loops(self, y_links: bool, x_links: bool, result: list[Deduction]) -> None:
         n = self.n
         for c in range(self.geo.size):
             m = self.cand[c]
@@ -484,7 +484,7 @@ class Engine:
             for d0 in _bits(m):
                 self.unary(c * n + d0, y_links, x_links, result)
 
-    def unary(self, cand: int, y_links: bool, x_links: bool, result: list[Hint]) -> None:
+    def unary(self, cand: int, y_links: bool, x_links: bool, result: list[Deduction]) -> None:
         c = cand // self.n
         if self.cand[c].bit_count() > 2 and not x_links:
             return
@@ -505,7 +505,7 @@ class Engine:
             if hint.removable:
                 result.append(hint)
 
-    def cycle_hint(self, dst_on: Pot, y_links: bool, x_links: bool) -> Hint:
+    def cycle_hint(self, dst_on: Pot, y_links: bool, x_links: bool) -> Deduction:
         n = self.n
         cells = 0
         p = dst_on
@@ -525,7 +525,7 @@ class Engine:
             c, d0 = divmod(cand, n)
             removable[c] = removable.get(c, 0) | 1 << d0
         both = x_links and y_links
-        return Hint(
+        return Deduction(
             CYCLE,
             7.0 if both else 6.5,
             4 if both else (3 if y_links else 2),
@@ -537,12 +537,12 @@ class Engine:
             y=y_links,
         )
 
-    def forcing_hint(self, target: Pot, y_links: bool, x_links: bool) -> Hint:
+    def forcing_hint(self, target: Pot, y_links: bool, x_links: bool) -> Deduction:
         c, d0 = divmod(target.key >> 1, self.n)
         keep = self.cand[c] & ~(1 << d0)  # an "on" target keeps only its digit
         removable = {c: keep} if target.key & 1 else {c: 1 << d0}
         both = x_links and y_links
-        return Hint(
+        return Deduction(
             FORCING,
             7.0 if both else 6.6,
             4 if both else (3 if y_links else 2),
@@ -592,7 +592,7 @@ class Engine:
                         if cand not in to_on:
                             to_on[cand] = q
                             pending_on.append(q)
-                if not pending_on and not pending_off and self.level > 0:
+                if not pending_on and not pending_off and self.nesting > 0:
                     for q in self.advanced(source, to_off):
                         cand = q.key >> 1
                         if cand not in to_off:
@@ -603,7 +603,7 @@ class Engine:
             self.cand[:] = cand_save
             self.where[:] = where_save
 
-    def multiple_chains(self, result: list[Hint]) -> None:
+    def multiple_chains(self, result: list[Deduction]) -> None:
         n = self.n
         cache: _Cache = {}
         for c in range(self.geo.size):
@@ -618,7 +618,7 @@ class Engine:
         self,
         c: int,
         card: int,
-        result: list[Hint],
+        result: list[Deduction],
         cache: _Cache,
     ) -> None:
         n = self.n
@@ -673,7 +673,7 @@ class Engine:
         self,
         p_on: Pot,
         p_off: Pot,
-        result: list[Hint],
+        result: list[Deduction],
         do_reduction: bool,
         do_contradiction: bool,
         cache: _Cache,
@@ -711,7 +711,7 @@ class Engine:
 
     def binary_hint(
         self, dst_on: Pot, dst_off: Pot, source: Pot, target: Pot, absurd: bool, on: bool
-    ) -> Hint:
+    ) -> Deduction:
         """createChainingOnHint (``on``: keep only the target's digit in its cell) or
         createChainingOffHint (remove the target's digit), whatever the target's sign."""
         c, d0 = divmod(target.key >> 1, self.n)
@@ -724,9 +724,9 @@ class Engine:
             result: Pot | None = Pot(source.key ^ 1, [], NONE)
         else:
             result = dst_on
-        return Hint(
+        return Deduction(
             BINARY,
-            _rule_difficulty(self.multiple, self.dynamic, self.nishio, self.level),
+            _rule_difficulty(self.multiple, self.dynamic, self.nishio, self.nesting),
             7 if absurd else 1,
             removable,
             [dst_on, dst_off],
@@ -736,10 +736,10 @@ class Engine:
             nishio=self.nishio,
         )
 
-    def reduction_hint(self, kind: int, target: Pot, chains: list[Pot]) -> Hint:
-        return Hint(
+    def reduction_hint(self, kind: int, target: Pot, chains: list[Pot]) -> Deduction:
+        return Deduction(
             kind,
-            _rule_difficulty(self.multiple, self.dynamic, self.nishio, self.level),
+            _rule_difficulty(self.multiple, self.dynamic, self.nishio, self.nesting),
             5 if kind == CELL_REDUCTION else 6,
             self._removable_of(target),
             chains,
@@ -748,7 +748,7 @@ class Engine:
 
     def region_chainings(
         self,
-        result: list[Hint],
+        result: list[Deduction],
         c: int,
         d0: int,
         on_on: _ToSet,
@@ -803,15 +803,15 @@ class Engine:
                 self._x_wings,
             ]
             inner: list[tuple[bool, bool, bool, int]] = []
-            if self.level < 4:
-                if self.level >= 2:
+            if self.nesting < 4:
+                if self.nesting >= 2:
                     inner.append((False, False, False, 0))
-                if self.level >= 3:
+                if self.nesting >= 3:
                     inner.append((True, False, False, 0))
             else:
                 inner.append((True, True, False, 0))
-                if self.level >= 5:
-                    inner.append((True, True, False, self.level - 3))
+                if self.nesting >= 5:
+                    inner.append((True, True, False, self.nesting - 3))
             for spec in inner:
                 engine = Engine(self.shape, *spec)
                 self._inner.append(engine)
@@ -829,7 +829,7 @@ class Engine:
         removable: Iterable[tuple[int, int]],
         parents: list[int],
         offs: _ToSet,
-        nested: Hint | None = None,
+        nested: Deduction | None = None,
     ) -> None:
         """Add the hint's eliminations, caused by the removed candidates ``parents``."""
         if not parents:
@@ -960,7 +960,9 @@ class Engine:
 
         return rule
 
-    def _rule_parents(self, hint: Hint, src_cand: list[int], src_where: list[int]) -> list[int]:
+    def _rule_parents(
+        self, hint: Deduction, src_cand: list[int], src_where: list[int]
+    ) -> list[int]:
         """The removed candidates a nested chain relies on (getRuleParents), in SE's order."""
         n, geo = self.n, self.geo
         seen: dict[int, None] = {}
@@ -995,9 +997,9 @@ class Engine:
 
     # ------------------------------------------------------------------ entry
 
-    def hint_list(self) -> list[Hint]:
+    def hint_list(self) -> list[Deduction]:
         """All hints of this producer, sorted and deduplicated as Sudoku Explainer does."""
-        result: list[Hint] = []
+        result: list[Deduction] = []
         if self.multiple or self.dynamic:
             self.multiple_chains(result)
         else:
@@ -1005,7 +1007,7 @@ class Engine:
             self.loops(True, False, result)
             self.loops(True, True, result)
         result.sort(key=lambda h: (h.difficulty, h.complexity, h.sort_key))
-        unique: list[Hint] = []
+        unique: list[Deduction] = []
         seen: set[frozenset[tuple[int, int]]] = set()
         for h in result:
             k = h.removable_key()
@@ -1047,8 +1049,8 @@ def hints(
     multiple: bool,
     dynamic: bool,
     nishio: bool,
-    level: int,
-) -> list[Hint]:
+    nesting: int,
+) -> list[Deduction]:
     """Every hint of one producer on the grid, cheapest first (Sudoku Explainer's order)."""
     n = shape.n
     where = [0] * n
@@ -1057,7 +1059,7 @@ def hints(
             low = m & -m
             where[low.bit_length() - 1] |= 1 << c
             m ^= low
-    engine = Engine(shape, multiple, dynamic, nishio, level)
+    engine = Engine(shape, multiple, dynamic, nishio, nesting)
     engine.values = values
     engine.cand = list(cand)
     engine.where = where

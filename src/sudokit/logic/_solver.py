@@ -118,35 +118,36 @@ def solve_path(
 
 @dataclass(frozen=True)
 class Hint:
-    """A hint at ``level`` 1 (technique and where), 2 (cells and digits) or 3 (the deduction)."""
+    """A hint at ``detail`` 1 (technique and where), 2 (cells and digits) or 3 (the
+    deduction)."""
 
-    level: int
+    detail: int
     text: str
     step: Step
 
 
 def hint(
     puzzle: Grid | Candidates,
-    level: int = 1,
+    detail: int = 1,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
 ) -> Hint | None:
     """A progressive hint for the next step from a puzzle or a player's position.
 
-    Level 1 names the technique and where to look; level 2 adds the cells and digits; level 3
-    gives the whole deduction. None when the puzzle is solved or no technique applies.
+    ``detail`` 1 names the technique and where to look; 2 adds the cells and digits; 3 gives
+    the whole deduction. None when the puzzle is solved or no technique applies.
     """
-    if level not in (1, 2, 3):
-        raise ValueError(f"hint level must be 1, 2 or 3, got {level}")
+    if detail not in (1, 2, 3):
+        raise ValueError(f"hint detail must be 1, 2 or 3, got {detail}")
     state = _state_of(puzzle)
     step = next_step(state, techniques=techniques)
     if step is None:
         return None
     name = step.technique.replace("-", " ")
     shape = step.shape
-    if level == 3:
+    if detail == 3:
         text = step.text
-    elif level == 2:
+    elif detail == 2:
         digits = "/".join(map(str, step.digits)) or "the marked digits"
         cells = cell_list(shape, step.cells or [c for c, _ in step.placements])
         text = f"Look for a {name} on {digits} in {cells}"
@@ -157,4 +158,4 @@ def hint(
             boxes = sorted({shape.box_of(c) for c in step.cells or [c for c, _ in step.placements]})
             where = " and ".join(f"box {b + 1}" for b in boxes[:2])
         text = f"Look for a {name} in {where}"
-    return Hint(level, text, step)
+    return Hint(detail, text, step)

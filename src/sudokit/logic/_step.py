@@ -17,7 +17,15 @@ from typing import NamedTuple
 from .._shape import Shape
 from ._state import Candidates
 
-__all__ = ["Link", "Step", "apply", "cell_list", "digit_list", "register_explainer"]
+__all__ = [
+    "STEP_SCHEMA",
+    "Link",
+    "Step",
+    "apply",
+    "cell_list",
+    "digit_list",
+    "register_explainer",
+]
 
 
 class Link(NamedTuple):
@@ -84,19 +92,96 @@ class Step:
     def __repr__(self) -> str:
         return f"<Step {self.technique} {self.rating:.1f}: {self.text}>"
 
-    def to_dict(self) -> dict[str, object]:
-        """The step as JSON-ready data, rows and columns 1-based:
-        ``{"technique", "rating", "placements": [[row, col, digit], ...], "eliminations": [...],
-        "cells": [[row, col], ...], "text"}``."""
+    def to_dict(self, state: Candidates | None = None) -> dict[str, object]:
+        """The step as JSON-ready data, in the one schema every output uses
+        (:data:`STEP_SCHEMA`: ``explain --format json``, the play page, the server). Rows,
+        columns and unit numbers are 1-based:
+
+        - ``technique``, ``rating``, ``text``;
+        - ``placements`` and ``eliminations``: ``[row, col, digit]``;
+        - ``cells``: ``[row, col]``, the cells the deduction rests on;
+        - ``links``: ``[row, col, digit, row2, col2, digit2, strong]``;
+        - ``units``: ``[kind, number]``, kind ``"row"``, ``"column"`` or ``"box"``;
+        - ``digits``: the digits it is about;
+        - ``candidates``, given the ``state`` the step was found in: ``[row, col, mask]`` for
+          the empty cells of the pattern and of the eliminations (so a player without pencil
+          marks sees what the step sees).
+        """
         n = self.shape.n
-        return {
+        data: dict[str, object] = {
             "technique": self.technique,
             "rating": self.rating,
             "placements": [[c // n + 1, c % n + 1, d] for c, d in self.placements],
             "eliminations": [[c // n + 1, c % n + 1, d] for c, d in self.eliminations],
             "cells": [[c // n + 1, c % n + 1] for c in self.cells],
+            "links": [
+                [a // n + 1, a % n + 1, d, b // n + 1, b % n + 1, d2, bool(strong)]
+                for a, d, b, d2, strong in self.links
+            ],
+            "units": [[("row", "column", "box")[u // n], u % n + 1] for u in self.units],
+            "digits": list(self.digits),
             "text": self.text,
         }
+        if state is not None:
+            cells = sorted({*self.cells, *(c for c, _ in self.eliminations)})
+            data["candidates"] = [
+                [c // n + 1, c % n + 1, state.cand[c]] for c in cells if not state.values[c]
+            ]
+        return data
+
+
+_CELL = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 2, "maxItems": 2}
+_ENTRY = {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 3, "maxItems": 3}
+
+#: The JSON Schema (draft 2020-12) of a step, as :meth:`Step.to_dict` writes it.
+STEP_SCHEMA: dict[str, object] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "sudokit step",
+    "type": "object",
+    "required": [
+        "technique",
+        "rating",
+        "placements",
+        "eliminations",
+        "cells",
+        "links",
+        "units",
+        "digits",
+        "text",
+    ],
+    "additionalProperties": False,
+    "properties": {
+        "technique": {"type": "string"},
+        "rating": {"type": "number", "minimum": 0},
+        "placements": {"type": "array", "items": _ENTRY},
+        "eliminations": {"type": "array", "items": _ENTRY},
+        "cells": {"type": "array", "items": _CELL},
+        "links": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [{"type": "integer", "minimum": 1}] * 6 + [{"type": "boolean"}],
+                "minItems": 7,
+                "maxItems": 7,
+            },
+        },
+        "units": {
+            "type": "array",
+            "items": {
+                "type": "array",
+                "prefixItems": [
+                    {"enum": ["row", "column", "box"]},
+                    {"type": "integer", "minimum": 1},
+                ],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+        },
+        "digits": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+        "text": {"type": "string"},
+        "candidates": {"type": "array", "items": _ENTRY},
+    },
+}
 
 
 def cell_list(shape: Shape, cells: object) -> str:

@@ -7,7 +7,7 @@ steps). ``best=True`` marks techniques whose cheapest step (by rating, then comp
 taken rather than the first found, as Sudoku Explainer does for its chaining producers.
 
 ``SE_ORDER`` is Sudoku Explainer 1.2.1's order; the solver tries techniques in it and applies
-the first step found (see ``RATING.md`` in the project's shared docs).
+the first step found (the rules in full: ``docs/rating.md`` in the repository).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Terms (see ``_chain_engine.py`` for the implication rules and the node counting)
 - **Dynamic forcing chains** (8.5): chains of both kinds on a grid that records removals, with
   double chains (a candidate on and off both give the conclusion) and contradictions.
 - **Dynamic forcing chains (+)** (9.0) let simple techniques (intersections, hidden and naked
-  pairs, X-Wings) act inside the chain; **nested** levels 2..5 (9.5, 10.0, 10.5, 11.0) let
+  pairs, X-Wings) act inside the chain; **nested** chains, nesting 2..5 (9.5, 10.0, 10.5, 11.0) let
   forcing chains, multiple chains and dynamic chains themselves act inside it.
 
 Each producer finds every hint and the solver takes the cheapest, by rating then node count
@@ -58,7 +58,7 @@ from typing import Any
 
 from .._shape import Shape
 from . import _chain_engine as eng
-from ._chain_engine import ADVANCED, CELL, Hint, Pot, chain_of
+from ._chain_engine import ADVANCED, CELL, Deduction, Pot, chain_of
 from ._state import Candidates
 from ._step import Link, Step, effects, register_explainer
 
@@ -74,15 +74,15 @@ __all__ = [
     "find_nishio",
 ]
 
-# Producer settings (multiple, dynamic, nishio, level), as Sudoku Explainer builds them.
+# Producer settings (multiple, dynamic, nishio, nesting), as Sudoku Explainer builds them.
 FORCING = (False, False, False, 0)
 NISHIO = (False, True, True, 0)
 MULTIPLE = (True, False, False, 0)
 DYNAMIC = (True, True, False, 0)
 
 
-def _nested(level: int) -> tuple[bool, bool, bool, int]:
-    return (True, True, False, level)
+def _nested(nesting: int) -> tuple[bool, bool, bool, int]:
+    return (True, True, False, nesting)
 
 
 _c: ModuleType | None
@@ -95,7 +95,7 @@ except ImportError:  # pragma: no cover - the pure-Python engine takes over
 ENGINE = "c" if _c is not None else "python"
 
 
-def _from_c(item: tuple[Any, ...], n: int) -> Hint:
+def _from_c(item: tuple[Any, ...], n: int) -> Deduction:
     """A hint as the C engine exports it, rebuilt as the reference engine's objects."""
     (
         kind,
@@ -123,7 +123,7 @@ def _from_c(item: tuple[Any, ...], n: int) -> Hint:
     result = Pot(result_key, [], eng.NONE) if result_key >= 0 else None
     if kind in (eng.FORCING, eng.CELL_REDUCTION, eng.REGION_REDUCTION) and result is not None:
         result = pots[targets[0]]
-    h = Hint(
+    h = Deduction(
         kind,
         0.0,
         sort_key,
@@ -142,8 +142,10 @@ def _from_c(item: tuple[Any, ...], n: int) -> Hint:
     return h
 
 
-def _hints(state: Candidates, spec: tuple[bool, bool, bool, int], best: bool = False) -> list[Hint]:
-    multiple, dynamic, nishio, level = spec
+def _hints(
+    state: Candidates, spec: tuple[bool, bool, bool, int], best: bool = False
+) -> list[Deduction]:
+    multiple, dynamic, nishio, nesting = spec
     shape = state.shape
     if _c is not None:
         found = _c.hints(
@@ -154,7 +156,7 @@ def _hints(state: Candidates, spec: tuple[bool, bool, bool, int], best: bool = F
             multiple,
             dynamic,
             nishio,
-            level,
+            nesting,
             best,
         )
         return [_from_c(item, shape.n) for item in found]
@@ -165,29 +167,29 @@ def _hints(state: Candidates, spec: tuple[bool, bool, bool, int], best: bool = F
         multiple=multiple,
         dynamic=dynamic,
         nishio=nishio,
-        level=level,
+        nesting=nesting,
     )
 
 
-def chain_steps(state: Candidates, level: str | int = "forcing") -> list[Step]:
+def chain_steps(state: Candidates, producer: str | int = "forcing") -> list[Step]:
     """Every hint of one chaining producer, cheapest first, as steps.
 
-    ``level``: ``"forcing"``, ``"nishio"``, ``"multiple"``, ``"dynamic"`` or an int 1..5
-    (dynamic forcing chains with that nesting level).
+    ``producer``: ``"forcing"``, ``"nishio"``, ``"multiple"``, ``"dynamic"`` or an int 1..5
+    (dynamic forcing chains with that nesting).
     """
-    spec = _spec(level)
+    spec = _spec(producer)
     return [_step(state.shape, h, spec) for h in _hints(state, spec)]
 
 
-def _spec(level: str | int) -> tuple[bool, bool, bool, int]:
-    if isinstance(level, int):
-        if not 1 <= level <= 5:
-            raise ValueError(f"nesting level must be 1..5, got {level}")
-        return _nested(level)
+def _spec(producer: str | int) -> tuple[bool, bool, bool, int]:
+    if isinstance(producer, int):
+        if not 1 <= producer <= 5:
+            raise ValueError(f"nesting must be 1..5, got {producer}")
+        return _nested(producer)
     specs = {"forcing": FORCING, "nishio": NISHIO, "multiple": MULTIPLE, "dynamic": DYNAMIC}
-    if level not in specs:
-        raise ValueError(f"unknown chaining level {level!r}; known: {', '.join(specs)}")
-    return specs[level]
+    if producer not in specs:
+        raise ValueError(f"unknown chaining producer {producer!r}; known: {', '.join(specs)}")
+    return specs[producer]
 
 
 def _best(state: Candidates, spec: tuple[bool, bool, bool, int]) -> Iterator[Step]:
@@ -221,30 +223,30 @@ def find_dynamic_plus(state: Candidates) -> Iterator[Step]:
     return _best(state, _nested(1))
 
 
-def find_nested(level: int) -> Callable[[Candidates], Iterator[Step]]:
-    """The finder of nested dynamic forcing chains at ``level`` 2..5 (9.5 .. 11.0 + bonus)."""
-    if not 2 <= level <= 5:
-        raise ValueError(f"nesting level must be 2..5, got {level}")
-    spec = _nested(level)
+def find_nested(nesting: int) -> Callable[[Candidates], Iterator[Step]]:
+    """The finder of nested dynamic forcing chains at ``nesting`` 2..5 (9.5 .. 11.0 + bonus)."""
+    if not 2 <= nesting <= 5:
+        raise ValueError(f"nesting must be 2..5, got {nesting}")
+    spec = _nested(nesting)
 
     def find(state: Candidates) -> Iterator[Step]:
         return _best(state, spec)
 
-    find.__name__ = f"find_nested_forcing_chains_{level}"
-    find.__doc__ = f"Nested dynamic forcing chains, level {level}."
+    find.__name__ = f"find_nested_forcing_chains_{nesting}"
+    find.__doc__ = f"Nested dynamic forcing chains, nesting {nesting}."
     return find
 
 
-def find_nested_forcing_chains(state: Candidates, level: int = 2) -> Iterator[Step]:
-    """Nested dynamic forcing chains at ``level`` (2..5)."""
-    return find_nested(level)(state)
+def find_nested_forcing_chains(state: Candidates, nesting: int = 2) -> Iterator[Step]:
+    """Nested dynamic forcing chains at ``nesting`` (2..5)."""
+    return find_nested(nesting)(state)
 
 
 # ---------------------------------------------------------------------- steps
 
 
-def _technique(h: Hint, spec: tuple[bool, bool, bool, int]) -> str:
-    multiple, dynamic, nishio, level = spec
+def _technique(h: Deduction, spec: tuple[bool, bool, bool, int]) -> str:
+    multiple, dynamic, nishio, nesting = spec
     if h.kind == eng.CYCLE:
         return "xy-cycle" if h.x and h.y else ("y-cycle" if h.y else "x-cycle")
     if h.kind == eng.FORCING:
@@ -253,11 +255,11 @@ def _technique(h: Hint, spec: tuple[bool, bool, bool, int]) -> str:
         return "nishio-forcing-chain"
     if not dynamic:
         return "cell-forcing-chain" if h.kind == eng.CELL_REDUCTION else "region-forcing-chain"
-    if level == 0:
+    if nesting == 0:
         return "dynamic-forcing-chain"
-    if level == 1:
+    if nesting == 1:
         return "dynamic-forcing-chain-plus"
-    return f"nested-forcing-chain-{level}"
+    return f"nested-forcing-chain-{nesting}"
 
 
 def _pot_name(shape: Shape, key: int) -> str:
@@ -285,7 +287,7 @@ def _spine(shape: Shape, target: Pot) -> str:
     return "".join(out)
 
 
-def _links(shape: Shape, h: Hint) -> tuple[Link, ...]:
+def _links(shape: Shape, h: Deduction) -> tuple[Link, ...]:
     n = shape.n
     links: dict[tuple[int, int, int, int], Link] = {}
     targets = h.targets[:1] if h.kind == eng.CYCLE else h.targets
@@ -303,7 +305,7 @@ def _links(shape: Shape, h: Hint) -> tuple[Link, ...]:
     return tuple(links.values())
 
 
-def _step(shape: Shape, h: Hint, spec: tuple[bool, bool, bool, int]) -> Step:
+def _step(shape: Shape, h: Deduction, spec: tuple[bool, bool, bool, int]) -> Step:
     n = shape.n
     eliminations = tuple(
         (c, d0 + 1) for c in sorted(h.removable) for d0 in eng._bits(h.removable[c])
@@ -332,9 +334,9 @@ def _step(shape: Shape, h: Hint, spec: tuple[bool, bool, bool, int]) -> Step:
         info.append(("contradiction", h.absurd))
     elif h.kind == eng.FORCING:
         info.append(("assumption", (h.source, 1 - (h.targets[0].key & 1))))
-    level = spec[3]
-    if level:
-        info.append(("level", level))
+    nesting = spec[3]
+    if nesting:
+        info.append(("nesting", nesting))
     return Step(
         shape,
         _technique(h, spec),
@@ -376,7 +378,7 @@ _TITLES = {
 def _explain(step: Step) -> str:
     title = _TITLES.get(step.technique)
     if title is None:
-        title = f"Nested forcing chains (level {step.detail('level')})"
+        title = f"Nested forcing chains (nesting {step.detail('nesting')})"
     kind = step.detail("kind")
     chains = step.detail("chains", ())
     assert isinstance(chains, tuple)

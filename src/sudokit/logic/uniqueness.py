@@ -83,8 +83,8 @@ def _regions(shape: Shape) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(((_BLOCK, box), (_ROW, row), (_COL, col)) for row, col, box in shape.units_of)
 
 
-class _Hint:
-    """A found hint before sorting: Sudoku Explainer's rating (an unrounded double) and type."""
+class _Found:
+    """A found step before sorting: Sudoku Explainer's rating (an unrounded double) and type."""
 
     __slots__ = ("key", "kind", "rating", "step")
 
@@ -97,7 +97,7 @@ class _Hint:
 
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
     """Unique rectangles and loops, types 1-4, cheapest first (Sudoku Explainer's order)."""
-    hints: list[_Hint] = []
+    hints: list[_Found] = []
     seen: set[tuple[object, ...]] = set()
     cand = state.cand
     for start, m in enumerate(cand):
@@ -194,14 +194,14 @@ def _is_unique_loop(state: Candidates, loop: tuple[int, ...]) -> bool:
     return even == odd
 
 
-def _loop_hints(state: Candidates, loop: tuple[int, ...], pair: int) -> list[_Hint]:
+def _loop_hints(state: Candidates, loop: tuple[int, ...], pair: int) -> list[_Found]:
     cand = state.cand
     v1 = (pair & -pair).bit_length()
     v2 = pair.bit_length()
     extra_cells = [c for c in loop if cand[c].bit_count() > 2]
     loop_mask = sum(1 << c for c in loop)
     base = unique_loop_rating(len(loop))
-    out: list[_Hint] = []
+    out: list[_Found] = []
     if len(extra_cells) == 1:
         out.append(_type1(state, loop, loop_mask, base, v1, v2, extra_cells[0]))
     elif len(extra_cells) > 2:
@@ -248,11 +248,11 @@ def _type1(
     v1: int,
     v2: int,
     cell: int,
-) -> _Hint:
+) -> _Found:
     step = _step(
         state, loop, base, 1, [(cell, v1), (cell, v2)], (v1, v2), info=(("extra", (cell,)),)
     )
-    return _Hint(base, 1, (1, loop_mask), step)
+    return _Found(base, 1, (1, loop_mask), step)
 
 
 def _type2(
@@ -263,7 +263,7 @@ def _type2(
     v1: int,
     v2: int,
     extra_cells: list[int],
-) -> list[_Hint]:
+) -> list[_Found]:
     x = (state.cand[extra_cells[0]] & ~((1 << (v1 - 1)) | (1 << (v2 - 1)))).bit_length()
     seen_by_all = state.where[x]
     for c in extra_cells:
@@ -279,7 +279,7 @@ def _type2(
         (v1, v2),
         info=(("extra", tuple(extra_cells)), ("digit", x)),
     )
-    return [_Hint(base, 2, (2, loop_mask), step)]
+    return [_Found(base, 2, (2, loop_mask), step)]
 
 
 def _type3(
@@ -292,12 +292,12 @@ def _type3(
     c1: int,
     c2: int,
     rest: int,
-) -> list[_Hint]:
+) -> list[_Found]:
     """Naked and hidden sets completed by the pseudo-cell ``c1``/``c2`` (SE's type 3 search)."""
     values, n = state.values, state.n
     units = state.geo.units
     regions = _regions(state.shape)
-    out: list[_Hint] = []
+    out: list[_Found] = []
     others = [d for d in range(1, n + 1) if d not in (v1, v2) and not rest >> (d - 1) & 1]
     for degree in range(rest.bit_count(), n - 1):
         for (_, u1), (_, u2) in zip(regions[c1], regions[c2], strict=True):
@@ -323,7 +323,7 @@ def _naked(
     rest: int,
     u: int,
     degree: int,
-) -> list[_Hint]:
+) -> list[_Found]:
     """The pseudo-cell (candidates ``rest``) and ``degree - 1`` cells holding ``degree`` digits.
 
     As in SE, the cells' digits together with the extra digits common to ``c1`` and ``c2`` must
@@ -335,7 +335,7 @@ def _naked(
     items = [
         (i, cand[c]) for i, c in enumerate(unit) if c not in (c1, c2) and cand[c].bit_count() > 1
     ]
-    out: list[_Hint] = []
+    out: list[_Found] = []
     for picked, union in small_unions(items, degree - 1, degree, rest):
         others = tuple(unit[i] for i in picked)
         inner = both_rest
@@ -363,7 +363,7 @@ def _naked(
                 ("set_digits", tuple(d + 1 for d in bits(union))),
             ),
         )
-        out.append(_Hint(rating, 3, (31, loop_mask, u, union, others), step))
+        out.append(_Found(rating, 3, (31, loop_mask, u, union, others), step))
     return out
 
 
@@ -379,7 +379,7 @@ def _hidden(
     others: list[int],
     u: int,
     degree: int,
-) -> list[_Hint]:
+) -> list[_Found]:
     """``degree`` digits, ``v1``, ``v2`` and some of ``others``, confined to ``degree`` places.
 
     ``c1`` and ``c2`` count as one place (SE leaves out ``c2``): they hold at most one of the
@@ -397,7 +397,7 @@ def _hidden(
         return at
 
     items = [(i, at) for i, d in enumerate(others) if (at := places(d))]
-    out: list[_Hint] = []
+    out: list[_Found] = []
     for picked, union in small_unions(items, degree - 2, degree, places(v1) | places(v2)):
         if union.bit_count() != degree:
             continue
@@ -424,7 +424,7 @@ def _hidden(
                 ("set_digits", tuple(d + 1 for d in bits(hidden))),
             ),
         )
-        out.append(_Hint(rating, 3, (30, loop_mask, u, hidden, set_cells), step))
+        out.append(_Found(rating, 3, (30, loop_mask, u, hidden, set_cells), step))
     return out
 
 
@@ -468,7 +468,7 @@ def _type4(
     v2: int,
     c1: int,
     c2: int,
-) -> list[_Hint]:
+) -> list[_Found]:
     where, unit_mask = state.where, state.geo.unit_mask
     regions = _regions(state.shape)
     pair_cells = (1 << c1) | (1 << c2)
@@ -497,7 +497,7 @@ def _type4(
         (unit,),
         (("extra", (c1, c2)),),
     )
-    return [_Hint(base, 4, (4, loop_mask), step)]
+    return [_Found(base, 4, (4, loop_mask), step)]
 
 
 def _ints(step: Step, name: str) -> tuple[int, ...]:

@@ -17,11 +17,12 @@ both the served page and the offline one.
 
 from __future__ import annotations
 
-from .api import RequestError, hint_request, new_puzzle, step_payload
+from .api import HINT_WORDS, RequestError, hint_request, new_puzzle
 from .page import offline_page, puzzle_data, served_page
 from .server import DEFAULT_HOST, DEFAULT_PORT, MAX_BODY, PlayServer, make_server
 
 __all__ = [
+    "HINT_WORDS",
     "DEFAULT_HOST",
     "DEFAULT_PORT",
     "MAX_BODY",
@@ -33,5 +34,4 @@ __all__ = [
     "offline_page",
     "puzzle_data",
     "served_page",
-    "step_payload",
 ]

@@ -13,10 +13,13 @@ Terms:
 - A **mistake** is a digit on the board that differs from the solution, or pencil marks that
   leave out a cell's solution digit. Logic from a wrong position proves nothing, so a hint
   for one points at the mistake instead.
-- A **hint answer** is ``{"kind", "level", "text", "step"}``: ``kind`` is ``"step"`` (the
+- A **hint answer** is ``{"kind", "detail", "text", "step"}``: ``kind`` is ``"step"`` (the
   next deduction of the logic engine), ``"mistake"``, ``"solved"``, or ``"reveal"`` (no
-  technique applies; level 3 then reveals one cell from the solution). ``step`` is the drawable
-  data of :func:`step_payload`, or None.
+  technique applies; detail 3 then reveals one cell from the solution). ``step`` is the step's
+  data in the one schema of :meth:`Step.to_dict`, or None.
+- Every hint is worded here, in Python: a step's texts by :func:`sudokit.logic.hint`, the
+  others from :data:`HINT_WORDS`, which the offline page also carries, so its script only
+  fills in cell names and never words a hint of its own.
 
 Cells in answers are ``[row, column]`` pairs, 1-based, as in :meth:`Step.to_dict`.
 """
@@ -29,8 +32,14 @@ from typing import Any
 from .._grid import Grid
 from .._shape import Shape
 from ..difficulty import Rated, generate
-from ..engine import count_solutions, solve
-from ..errors import GenerationError, InvalidPuzzleError, InvalidShapeError, SudokitError
+from ..engine import unique_solution
+from ..errors import (
+    GenerationError,
+    InvalidPuzzleError,
+    InvalidShapeError,
+    NotUniqueError,
+    SudokitError,
+)
 from ..formats import DEFAULT_ALPHABET
 from ..generator import Generated
 from ..logic import Candidates, Step, Technique, hint
@@ -43,11 +52,33 @@ __all__ = [
     "RequestError",
     "hint_answer",
     "hint_request",
+    "HINT_WORDS",
     "hint_texts",
     "new_puzzle",
     "parse_shape",
-    "step_payload",
+    "reveal_order",
 ]
+
+#: The words of the hints that are not logic steps, by kind and detail (1, 2, 3), with
+#: ``{cells}``, ``{s}`` (a plural's s), ``{digit}`` and ``{cell}`` to fill in.
+HINT_WORDS: dict[str, list[str]] = {
+    "wrong": [
+        "There is a mistake on the board: undo to the last correct position.",
+        "Wrong digit{s} at {cells}: undo to the last correct position.",
+        "Wrong digit{s} at {cells}: undo to the last correct position.",
+    ],
+    "marks": [
+        "A pencil mark is missing: some cell's marks leave out its digit.",
+        "The pencil marks of {cells} leave out the cell's digit.",
+        "The pencil marks of {cells} leave out the cell's digit.",
+    ],
+    "solved": ["Solved: every digit is right."] * 3,
+    "reveal": [
+        "No technique the engine knows applies here.",
+        "No technique the engine knows applies here; ask again to see one digit.",
+        "No technique applies; the solution has {digit} at {cell}.",
+    ],
+}
 
 #: The grid sizes the page offers, by side.
 SIDES: dict[int, Shape] = {
@@ -64,7 +95,7 @@ MAX_PLAY_SIDE = 16
 #: Level names, easiest first, as the page and the query string spell them.
 LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
 
-_HINT_KEYS = {"shape", "puzzle", "grid", "marks", "level"}
+_HINT_KEYS = {"shape", "puzzle", "grid", "marks", "detail"}
 
 
 class RequestError(SudokitError, ValueError):
@@ -167,41 +198,28 @@ def new_puzzle(query: Mapping[str, str], *, timeout: float = 15.0) -> dict[str, 
 # Hints ------------------------------------------------------------------------------------------
 
 
-def step_payload(step: Step, state: Candidates | None = None) -> dict[str, Any]:
-    """A step as drawable data: :meth:`Step.to_dict` plus its links, units and digits, and,
-    given the ``state`` it was found in, the candidates it reasons on.
+def reveal_order(state: Candidates) -> list[int]:
+    """The empty cells in the order a "reveal" hint shows them when no technique applies: the
+    fewest candidates first, then by cell. The server takes the first; the offline page
+    carries the list for its path's last position and takes the first the player left empty."""
+    empty = [c for c, v in enumerate(state.values) if not v]
+    return sorted(empty, key=lambda c: (state.cand[c].bit_count(), c))
 
-    ``links`` are ``[row, col, digit, row2, col2, digit2, strong]``; ``units`` are
-    ``[kind, number]`` with kind ``"row"``, ``"column"`` or ``"box"`` (1-based numbers);
-    ``candidates`` are ``[row, col, mask]`` for the empty cells of the pattern and of the
-    eliminations (a player without pencil marks sees what the step sees).
-    """
-    n = step.shape.n
-    data = step.to_dict()
-    data["links"] = [
-        [a // n + 1, a % n + 1, d, b // n + 1, b % n + 1, d2, bool(strong)]
-        for a, d, b, d2, strong in step.links
-    ]
-    data["units"] = [[("row", "column", "box")[u // n], u % n + 1] for u in step.units]
-    data["digits"] = list(step.digits)
-    if state is not None:
-        cells = sorted({*step.cells, *(c for c, _ in step.eliminations)})
-        data["candidates"] = [
-            [c // n + 1, c % n + 1, state.cand[c]] for c in cells if not state.values[c]
-        ]
-    return data
+
+def _words(kind: str, detail: int, **fill: str) -> str:
+    return HINT_WORDS[kind][detail - 1].format(**fill)
 
 
 def hint_texts(state: Candidates, step: Step) -> list[str]:
-    """The level 1, 2 and 3 hint texts of ``step``, a step found from ``state``.
+    """The detail 1, 2 and 3 hint texts of ``step``, a step found from ``state``.
 
     :func:`sudokit.logic.hint` words a hint from the step it finds; handing it a technique that
     finds only ``step`` words this one without searching again.
     """
     only = Technique(step.technique, step.technique, step.rating, lambda _state: (step,))
     texts = []
-    for level in (1, 2, 3):
-        found = hint(state, level, techniques=[only])
+    for detail in (1, 2, 3):
+        found = hint(state, detail, techniques=[only])
         texts.append(found.text if found is not None else step.text)
     return texts
 
@@ -231,13 +249,11 @@ def _marked_step(shape: Shape, kind: str, cells: Sequence[int], text: str) -> di
     }
 
 
-def _mistake(
-    shape: Shape, level: int, cells: Sequence[int], general: str, specific: str
-) -> dict[str, Any]:
-    """A hint that points at a mistake: in general at level 1, at its cells from level 2."""
-    text = general if level == 1 else specific
-    step = _marked_step(shape, "mistake", cells if level > 1 else [], text)
-    return {"kind": "mistake", "level": level, "text": text, "step": step}
+def _mistake(shape: Shape, kind: str, detail: int, cells: Sequence[int]) -> dict[str, Any]:
+    """A hint that points at a mistake: in general at detail 1, at its cells from 2 on."""
+    text = _words(kind, detail, cells=_names(shape, cells), s="s" if len(cells) > 1 else "")
+    step = _marked_step(shape, "mistake", cells if detail > 1 else [], text)
+    return {"kind": "mistake", "detail": detail, "text": text, "step": step}
 
 
 def hint_answer(
@@ -245,7 +261,7 @@ def hint_answer(
     solution: Grid,
     values: Sequence[int],
     marks: Sequence[int] | None,
-    level: int,
+    detail: int,
 ) -> dict[str, Any]:
     """The hint for a player's position (see the module's terms); ``values`` and ``marks`` are
     checked already: ``n*n`` ints in range, clues kept."""
@@ -253,48 +269,30 @@ def hint_answer(
     full = (1 << shape.n) - 1
     wrong = [c for c, v in enumerate(values) if v and v != solution[c]]
     if wrong:
-        where = f"Wrong digit{'s' if len(wrong) > 1 else ''} at {_names(shape, wrong)}"
-        return _mistake(
-            shape,
-            level,
-            wrong,
-            "There is a mistake on the board: undo to the last correct position.",
-            f"{where}: undo to the last correct position.",
-        )
+        return _mistake(shape, "wrong", detail, wrong)
     empty = [c for c, v in enumerate(values) if not v]
     if not empty:
-        text = "Solved: every digit is right."
-        return {"kind": "solved", "level": level, "text": text, "step": None}
+        return {"kind": "solved", "detail": detail, "text": _words("solved", detail), "step": None}
     grid = Grid.from_cells(bytes(values), shape)
     masks = None
     if marks is not None and any(marks[c] for c in empty):
         masks = [m or full for m in marks]
         off = [c for c in empty if not masks[c] >> (solution[c] - 1) & 1]
         if off:
-            return _mistake(
-                shape,
-                level,
-                off,
-                "A pencil mark is missing: some cell's marks leave out its digit.",
-                f"The pencil marks of {_names(shape, off)} leave out the cell's digit.",
-            )
+            return _mistake(shape, "marks", detail, off)
     state = Candidates.from_grid(grid) if masks is None else Candidates.from_masks(grid, masks)
-    found = hint(state, level)
+    found = hint(state, detail)
     if found is None:
-        cell = min(empty, key=lambda c: (state.cand[c].bit_count(), c))
+        cell = reveal_order(state)[0]
         digit = solution[cell]
-        text = (
-            "No technique the engine knows applies here.",
-            "No technique the engine knows applies here; ask again to see one digit.",
-            f"No technique applies; the solution has {DEFAULT_ALPHABET[digit - 1]} at "
-            f"{shape.cell_name(cell)}.",
-        )[level - 1]
-        step = _marked_step(shape, "reveal", [cell] if level == 3 else [], text)
-        if level == 3:
+        text = _words(
+            "reveal", detail, digit=DEFAULT_ALPHABET[digit - 1], cell=shape.cell_name(cell)
+        )
+        step = _marked_step(shape, "reveal", [cell] if detail == 3 else [], text)
+        if detail == 3:
             step["placements"] = [[cell // shape.n + 1, cell % shape.n + 1, digit]]
-        return {"kind": "reveal", "level": level, "text": text, "step": step}
-    step = step_payload(found.step, state)
-    return {"kind": "step", "level": level, "text": found.text, "step": step}
+        return {"kind": "reveal", "detail": detail, "text": text, "step": step}
+    return {"kind": "step", "detail": detail, "text": found.text, "step": found.step.to_dict(state)}
 
 
 def _int_list(body: Mapping[str, Any], key: str, size: int, top: int) -> list[int]:
@@ -314,7 +312,7 @@ def hint_request(body: object) -> dict[str, Any]:
     """Check a hint request's JSON and answer it (see :func:`hint_answer`).
 
     The body is ``{"shape": "3x3", "puzzle": [...], "grid": [...], "marks": [...] or null,
-    "level": 1}``: ``puzzle`` holds the clues and ``grid`` the board, ``n*n`` digits each
+    "detail": 1}``: ``puzzle`` holds the clues and ``grid`` the board, ``n*n`` digits each
     (0 = empty), and ``marks`` one digit mask a cell.
     """
     if not isinstance(body, dict):
@@ -329,9 +327,9 @@ def hint_request(body: object) -> dict[str, Any]:
     if not isinstance(body["shape"], str):
         raise RequestError(f"'shape' must be a text such as '3x3', got {body['shape']!r:.40}")
     shape = parse_shape(body["shape"])
-    level = body["level"]
-    if type(level) is not int or level not in (1, 2, 3):
-        raise RequestError(f"'level' must be 1, 2 or 3, got {level!r:.40}")
+    detail = body["detail"]
+    if type(detail) is not int or detail not in (1, 2, 3):
+        raise RequestError(f"'detail' must be 1, 2 or 3, got {detail!r:.40}")
     size, n = shape.size, shape.n
     clues = _int_list(body, "puzzle", size, n)
     values = _int_list(body, "grid", size, n)
@@ -343,11 +341,8 @@ def hint_request(body: object) -> dict[str, Any]:
         puzzle = Grid.from_cells(clues, shape)
     except InvalidPuzzleError as e:
         raise RequestError(f"'puzzle' is not a valid puzzle: {e}", 422) from None
-    count = count_solutions(puzzle, limit=2)
-    if count != 1:
-        why = "no solution" if count == 0 else "more than one solution"
-        raise RequestError(f"'puzzle' has {why}; hints need a puzzle with one", 422)
-    solution = solve(puzzle)
-    if solution is None:  # pragma: no cover - counted one above
-        raise RequestError("'puzzle' has no solution", 422)
-    return hint_answer(puzzle, solution, values, marks, level)
+    try:
+        solution = unique_solution(puzzle)
+    except NotUniqueError as e:
+        raise RequestError(f"'puzzle' has {e}; hints need a puzzle with one", 422) from None
+    return hint_answer(puzzle, solution, values, marks, detail)

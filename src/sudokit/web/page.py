@@ -7,8 +7,9 @@ the page's script reads) and the script. The served page links ``static/play.css
 
 An offline page carries, for each puzzle, its solution and its **hint path**: the logic
 engine's solve path from the clues, each step with its level 1, 2 and 3 hint texts and its
-drawable data (:func:`sudokit.web.api.step_payload`). With no server, a hint is the next step
-of that path that the player has not made yet.
+data (:meth:`sudokit.logic.Step.to_dict`, the one step schema). With no server, a hint is
+the next step of that path that the player has not made yet; the page also carries
+:data:`sudokit.web.api.HINT_WORDS`, so every hint it shows is worded by Python.
 
 >>> from sudokit import Grid
 >>> data = puzzle_data(Grid("1.3...12....4..3"))
@@ -25,11 +26,10 @@ from importlib import resources
 from typing import Any
 
 from .._grid import Grid
-from ..engine import count_solutions, solve
-from ..errors import InvalidPuzzleError
+from ..engine import unique_solution
 from ..logic import Candidates, solve_steps
 from ..rating import UNSOLVED_RATING, Level
-from .api import hint_texts, step_payload
+from .api import HINT_WORDS, hint_texts, reveal_order
 
 __all__ = ["ASSETS", "asset", "offline_page", "puzzle_data", "served_page"]
 
@@ -84,15 +84,12 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
     (``solution``, when given, is trusted).
     """
     if solution is None:
-        solution = solve(puzzle)
-        if solution is None or count_solutions(puzzle, limit=2) != 1:
-            why = "no solution" if solution is None else "more than one solution"
-            raise InvalidPuzzleError(f"the puzzle has {why}: {puzzle.to_line()[:100]}")
+        solution = unique_solution(puzzle)
     state = Candidates.from_grid(puzzle)
     steps = []
     top = 0.0
     for step in solve_steps(state, in_place=True):
-        steps.append({"hints": hint_texts(state, step), "step": step_payload(step, state)})
+        steps.append({"hints": hint_texts(state, step), "step": step.to_dict(state)})
         top = max(top, step.rating)
     er = round(top, 1) if state.is_solved() else UNSOLVED_RATING
     shape = puzzle.shape
@@ -106,6 +103,9 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
         "level": Level.of(er).name.lower(),
         "er": er,
         "steps": steps,
+        # where the path stops short (the engine got stuck), the cells a reveal hint shows,
+        # in the server's order (empty when the path solves the puzzle)
+        "reveal": reveal_order(state),
     }
 
 
@@ -115,6 +115,7 @@ def offline_page(puzzles: Sequence[dict[str, Any]]) -> str:
     keys = "\n".join(str(p["key"]) for p in puzzles)
     data = {
         "mode": "offline",
+        "words": HINT_WORDS,
         "set": hashlib.blake2b(keys.encode(), digest_size=8).hexdigest(),
         "puzzles": list(puzzles),
     }

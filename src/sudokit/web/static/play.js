@@ -8,8 +8,9 @@
  *   redo stacks, the time spent; saved to localStorage after each change.
  * - change: [cell, value before, marks before, value after, marks after]; an action (one
  *   undo step) is a list of changes.
- * - hint answer: {kind, level, text, step}, from the server (POST api/hint) or, offline, from
- *   the hint path embedded in the page (see offlineHint).
+ * - hint answer: {kind, detail, text, step}, from the server (POST api/hint) or, offline, from
+ *   the hint path embedded in the page (see offlineHint). Every hint is worded by Python: the
+ *   path's texts, and config.words for the others; this script only fills in cell names.
  *
  * The page's mode and data come from the JSON in <script id="sudokit-data">.
  */
@@ -283,13 +284,13 @@
     return bad;
   }
 
-  // What the shown hint draws, by level: 1 the region, 2 the pattern's cells, 3 everything.
+  // What the shown hint draws, by detail: 1 the region, 2 the pattern's cells, 3 everything.
   function hintView() {
     var h = S.hint, view = {
       region: {}, pattern: {}, bad: {}, place: {}, elim: {}, on: {}, off: {}, cands: {}, digits: {}, links: []
     };
     if (!h || !h.step) return view;
-    var st = h.step, geo = S.geo, lv = h.level;
+    var st = h.step, geo = S.geo, lv = h.detail;
     var stepCells = (st.cells || []).map(cellAt);
     var placed = (st.placements || []).map(function (p) { return cellAt(p); });
     if (h.kind === "step") {
@@ -517,21 +518,21 @@
     t.textContent = answer.text;
     t.className = "hint-text shown" + (answer.kind === "mistake" ? " mistake" : "");
     var st = answer.step;
-    var applicable = answer.level === 3 && st && (answer.kind === "step" || answer.kind === "reveal") &&
+    var applicable = answer.detail === 3 && st && (answer.kind === "step" || answer.kind === "reveal") &&
       ((st.placements || []).length || (st.eliminations || []).length);
     $("apply").hidden = !applicable;
     $("dismiss").hidden = false;
     var chips = document.querySelectorAll("[data-hint]");
-    for (var i = 0; i < chips.length; i++) chips[i].classList.toggle("active", Number(chips[i].dataset.hint) === answer.level);
+    for (var i = 0; i < chips.length; i++) chips[i].classList.toggle("active", Number(chips[i].dataset.hint) === answer.detail);
     render();
   }
 
-  function askHint(level) {
+  function askHint(detail) {
     var g = S.game;
     if (!g || S.busy) return;
-    if (!level) level = S.hint && S.hintKey === positionKey() ? Math.min(3, S.hint.level + 1) : 1;
-    if (offline) { showHint(offlineHint(level)); return; }
-    var body = { shape: g.shape, puzzle: g.puzzle, grid: g.values, marks: g.marks, level: level };
+    if (!detail) detail = S.hint && S.hintKey === positionKey() ? Math.min(3, S.hint.detail + 1) : 1;
+    if (offline) { showHint(offlineHint(detail)); return; }
+    var body = { shape: g.shape, puzzle: g.puzzle, grid: g.values, marks: g.marks, detail: detail };
     var key = positionKey();
     $("hint-text").textContent = "Thinking…";
     fetch("api/hint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
@@ -546,8 +547,9 @@
       });
   }
 
-  // Offline: the next step of the hint path embedded in the page.
-  function offlineHint(level) {
+  // Offline: the next step of the hint path embedded in the page, worded by Python (the
+  // path's hint texts, and config.words filled in: the same words as the server's).
+  function offlineHint(detail) {
     var g = S.game, p = config.puzzles[S.index], geo = S.geo;
     var wrong = [], off = [], empty = 0, i;
     for (i = 0; i < geo.size; i++) {
@@ -557,23 +559,20 @@
         if (g.marks[i] && !has(g.marks[i], g.solution[i])) off.push(i);
       } else if (v !== g.solution[i]) wrong.push(i);
     }
+    var words = function (kind, fill) {
+      return config.words[kind][detail - 1].replace(/\{(\w+)\}/g, function (_, k) { return fill[k]; });
+    };
     var names = function (list) {
       var s = list.slice(0, 6).map(cellName).join(", ");
       return list.length > 6 ? s + " and " + (list.length - 6) + " more" : s;
     };
-    var mistake = function (text1, text2, list) {
-      var text = level === 1 ? text1 : text2;
-      return { kind: "mistake", level: level, text: text, step: stepOf("mistake", level > 1 ? list : [], text) };
+    var mistake = function (kind, list) {
+      var text = words(kind, { cells: names(list), s: list.length > 1 ? "s" : "" });
+      return { kind: "mistake", detail: detail, text: text, step: stepOf("mistake", detail > 1 ? list : [], text) };
     };
-    if (wrong.length) {
-      return mistake("There is a mistake on the board: undo to the last correct position.",
-        "Wrong digit" + (wrong.length > 1 ? "s" : "") + " at " + names(wrong) + ": undo to the last correct position.", wrong);
-    }
-    if (!empty) return { kind: "solved", level: level, text: "Solved: every digit is right.", step: null };
-    if (off.length) {
-      return mistake("A pencil mark is missing: some cell's marks leave out its digit.",
-        "The pencil marks of " + names(off) + " leave out the cell's digit.", off);
-    }
+    if (wrong.length) return mistake("wrong", wrong);
+    if (!empty) return { kind: "solved", detail: detail, text: words("solved", {}), step: null };
+    if (off.length) return mistake("marks", off);
     var steps = p.steps;
     var pending = function (s) {
       return s.step.placements.some(function (pl) { return !g.values[cellAt(pl)]; });
@@ -590,22 +589,22 @@
     for (i = 0; i < steps.length; i++) if (pending(steps[i])) { j = i; break; }
     var k = j;
     while (k > 0 && !steps[k - 1].step.placements.length) k--;
-    for (i = k; i < j; i++) if (!elimsShown(steps[i])) return pathHint(steps[i], level);
-    if (j < steps.length) return pathHint(steps[j], level);
-    // The path ends here (the logic engine got stuck): reveal a cell.
-    var cell = g.values.indexOf(0), digit = g.solution[cell];
-    var texts = [
-      "No technique the engine knows applies here.",
-      "No technique the engine knows applies here; ask again to see one digit.",
-      "No technique applies; the solution has " + SYMBOLS[digit - 1] + " at " + cellName(cell) + "."
-    ];
-    var st = stepOf("reveal", level === 3 ? [cell] : [], texts[level - 1]);
-    if (level === 3) st.placements = [[Math.floor(cell / geo.n) + 1, cell % geo.n + 1, digit]];
-    return { kind: "reveal", level: level, text: texts[level - 1], step: st };
+    for (i = k; i < j; i++) if (!elimsShown(steps[i])) return pathHint(steps[i], detail);
+    if (j < steps.length) return pathHint(steps[j], detail);
+    // The path ends here (the logic engine got stuck): reveal a cell, the first of the
+    // server's order (fewest candidates first) that the player has left empty.
+    var cell = -1;
+    for (i = 0; i < p.reveal.length && cell < 0; i++) if (!g.values[p.reveal[i]]) cell = p.reveal[i];
+    if (cell < 0) cell = g.values.indexOf(0);
+    var digit = g.solution[cell];
+    var text = words("reveal", { digit: SYMBOLS[digit - 1], cell: cellName(cell) });
+    var st = stepOf("reveal", detail === 3 ? [cell] : [], text);
+    if (detail === 3) st.placements = [[Math.floor(cell / geo.n) + 1, cell % geo.n + 1, digit]];
+    return { kind: "reveal", detail: detail, text: text, step: st };
   }
 
-  function pathHint(s, level) {
-    return { kind: "step", level: level, text: s.hints[level - 1], step: s.step };
+  function pathHint(s, detail) {
+    return { kind: "step", detail: detail, text: s.hints[detail - 1], step: s.step };
   }
 
   function stepOf(kind, list, text) {
@@ -616,11 +615,11 @@
     };
   }
 
-  // Apply the shown level-3 step: its placements, and its eliminations as pencil marks (a cell
+  // Apply the shown detail-3 step: its placements, and its eliminations as pencil marks (a cell
   // without marks first gets every digit its peers allow).
   function applyHint() {
     var h = S.hint, g = S.game;
-    if (!h || !h.step || h.level !== 3) return;
+    if (!h || !h.step || h.detail !== 3) return;
     var changes = [], after = {};
     var cur = function (c) { return after[c] || [g.values[c], g.marks[c]]; };
     (h.step.eliminations || []).forEach(function (e) {
