@@ -229,3 +229,20 @@ def test_technique_names_are_listed_and_accepted(capsys: Capture) -> None:
     listing = capsys.readouterr().out
     assert "claiming" in listing and "x-wing" in listing and "singles" in listing
     assert main(["explain", EASY, "--techniques", "claiming,singles"]) == 0
+
+
+def test_the_timeout_holds_with_several_jobs() -> None:
+    """--er 9.0-9.5 --timeout 10 failed after 31 s with 2 jobs: the failing chunk's partners
+    ran to their own ends before the command could exit. Workers now stop at once."""
+    import time
+
+    start = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "sudokit", "generate", "--er", "10.5-11", "--timeout", "1"]
+        + ["-j", "2", "-n", "10"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 1 and "within 1 s" in r.stderr
+    assert time.monotonic() - start < 25  # a one-second limit, generously: never a minute

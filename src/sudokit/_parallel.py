@@ -3,12 +3,14 @@
 ``ordered_map(fn, items, jobs=N)`` yields ``fn(item)`` for each item in input order. With
 ``jobs > 1`` the calls run in ``jobs`` worker processes, with at most ``8 * jobs`` items in
 flight, so a long input streams through in flat memory (``multiprocessing.Pool.imap`` would
-read the whole input ahead). ``fn`` and the items must pickle.
+read the whole input ahead). ``fn`` and the items must pickle. When the caller stops early
+(``close()``, or an error from ``fn``), the workers are stopped at once.
 """
 
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
@@ -69,15 +71,24 @@ def ordered_map(
         for item in items:
             yield fn(item)
         return
-    with worker_pool(jobs) as pool:
-        pending: deque[Future[R]] = deque()
-        try:
-            for item in items:
-                pending.append(pool.submit(fn, item))
-                if len(pending) >= _AHEAD * jobs:
-                    yield pending.popleft().result()
-            while pending:
+    before = set(multiprocessing.active_children())
+    pool = worker_pool(jobs)
+    pending: deque[Future[R]] = deque()
+    finished = False
+    try:
+        for item in items:
+            pending.append(pool.submit(fn, item))
+            if len(pending) >= _AHEAD * jobs:
                 yield pending.popleft().result()
-        finally:
-            for f in pending:
-                f.cancel()
+        while pending:
+            yield pending.popleft().result()
+        finished = True
+    finally:
+        if not finished:
+            # An error, or the caller stopped early: nothing more is wanted, so the workers
+            # stop now rather than after the items in their hands (a generator's chunk can
+            # take a whole timeout per puzzle).
+            pool.shutdown(wait=False, cancel_futures=True)
+            for worker in set(multiprocessing.active_children()) - before:
+                worker.terminate()
+        pool.shutdown(wait=True)

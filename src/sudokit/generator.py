@@ -512,7 +512,7 @@ class PuzzleStream(Iterator[Generated]):
 
     def close(self) -> None:
         """Stop now rather than when the stream is collected: no more chunks start, and the
-        worker processes end as soon as the chunks in their hands are done."""
+        worker processes are stopped at once."""
         self._plan = None
         self._puzzles = iter(())
         if self._running is not None:

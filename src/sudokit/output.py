@@ -42,10 +42,10 @@ __all__ = [
     "label_of",
     "parse_label",
     "read_labelled",
+    "options_comment",
     "record_label",
     "resume_check",
     "resume_point",
-    "options_comment",
 ]
 
 #: What a label may show, in this order (a book adds each puzzle's number).
@@ -215,7 +215,7 @@ def _option_text(value: object) -> str:
         return f"{value[0]:g}-{value[1]:g}"
     if isinstance(value, list | tuple):
         return ",".join(str(v) for v in value)
-    return str(value).replace(" ", "_")
+    return str(value).replace(" ", "_").lower()  # names are read case-insensitively
 
 
 def options_comment(options: dict[str, object]) -> str:
