@@ -26,6 +26,25 @@
 
 #include "_limits.h"
 
+#ifdef SUDOKIT_FAULT_INJECTION
+/* Built only by tools/sanitize.sh: every allocation of this file goes through these, and
+ * _fail_after(k) makes the one after the next k fail, so tests can walk a failure through
+ * every allocation of a search and check that each one ends in MemoryError, cleanly. */
+static _Thread_local long fail_after = -1;  /* allocations left before one fails; -1: never */
+static int fail_now(void) {
+    if (fail_after < 0) return 0;
+    if (fail_after == 0) { fail_after = -1; return 1; }
+    fail_after--;
+    return 0;
+}
+static void *fi_malloc(size_t n) { return fail_now() ? NULL : malloc(n); }
+static void *fi_calloc(size_t k, size_t n) { return fail_now() ? NULL : calloc(k, n); }
+static void *fi_realloc(void *p, size_t n) { return fail_now() ? NULL : realloc(p, n); }
+#define malloc fi_malloc
+#define calloc fi_calloc
+#define realloc fi_realloc
+#endif
+
 typedef uint64_t mask_t;
 
 #define CAUSE_NONE (-1)
@@ -215,6 +234,7 @@ struct Engine {
     IVec rem, targ;
     /* closures */
     Closure *clos; int nclos, capclos;
+    Closure sink;           /* closure id -1: where a closure goes when storing one failed */
     IVec cpool;             /* (cand, node) pairs */
     int *cache;             /* cand -> closure id or -1 */
     /* scratch */
@@ -227,9 +247,11 @@ struct Engine {
     int failed;
 };
 
-/* Pools keep one slot past their capacity: when growing fails, the new item goes there (a
- * "sink", overwritten each time), so callers always get a well-formed item and the engine
- * runs out with e->failed set.  engine_new allocates every pool, so none is ever NULL. */
+/* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
+ * (a "sink", overwritten each time; the next node made takes that slot), so callers always get
+ * a well-formed node and the engine runs out with e->failed set.  Closures have a sink of their
+ * own (id -1, see clos_at); hints are simply not made.  engine_new allocates every pool, so
+ * none is ever NULL.  tests/test_c_faults.py fails each allocation in turn under ASan. */
 static int node_new(Engine *e, int key, int cause) {
     Node *nd;
     if (e->nnodes == e->capnodes) {
@@ -792,27 +814,29 @@ done:
 }
 
 /* Store the current sets as a closure; clear them. */
+/* The closure with id ``id``; -1 is the empty sink left by a failed store. */
+static Closure *clos_at(Engine *e, int id) { return id < 0 ? &e->sink : e->clos + id; }
+
 static int closure_store(Engine *e, int found, int aon, int aoff) {
-    Closure *cl;
-    int id = e->nclos;
     if (e->nclos == e->capclos) {
-        Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(Closure) * ((size_t)e->capclos * 2 + 1)) : NULL;
-        if (a) {
-            e->clos = a; e->capclos *= 2;
-        } else {
+        Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(Closure) * ((size_t)e->capclos * 2)) : NULL;
+        if (!a) {
             e->failed = 1;
-            id = e->capclos;  /* the sink: an empty closure */
+            e->sink = (Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
+            set_clear(e);
+            return -1;
         }
+        e->clos = a; e->capclos *= 2;
     }
-    cl = e->clos + id;
+    Closure *cl = e->clos + e->nclos;
     cl->on_start = e->cpool.len;
-    for (int i = 0; i < e->on_ord.len && id < e->capclos; i++) {
+    for (int i = 0; i < e->on_ord.len; i++) {
         int cand = e->on_ord.a[i];
         iv_push2(&e->cpool, cand, e->on_map[cand]);
     }
     cl->on_len = (e->cpool.len - cl->on_start) / 2;
     cl->off_start = e->cpool.len;
-    for (int i = 0; i < e->off_ord.len && id < e->capclos; i++) {
+    for (int i = 0; i < e->off_ord.len; i++) {
         int cand = e->off_ord.a[i];
         iv_push2(&e->cpool, cand, e->off_map[cand]);
     }
@@ -820,8 +844,7 @@ static int closure_store(Engine *e, int found, int aon, int aoff) {
     cl->absurd_on = found ? aon : -1;
     cl->absurd_off = found ? aoff : -1;
     set_clear(e);
-    if (id == e->nclos) e->nclos++;
-    return id;
+    return e->nclos++;
 }
 
 /* The closure of assuming ``cand`` on (cached per producer run). */
@@ -833,7 +856,7 @@ static int closure_on(Engine *e, int cand) {
     int aon = -1, aoff = -1;
     int found = do_chaining(e, &aon, &aoff);
     int id = closure_store(e, found, aon, aoff);
-    e->cache[cand] = id;
+    if (!e->failed) e->cache[cand] = id;  /* never the sink: its slot is reused on growth */
     return id;
 }
 
@@ -844,8 +867,18 @@ static int clos_get(const Engine *e, int start, int len, int cand) {
     return -1;
 }
 
+/* Every node id a hint is made from exists, unless an allocation failed on the way (then a
+ * closure may be an empty sink); the search is then over and nothing is made. */
+static int nodes_ok(Engine *e, const int *ids, int count) {
+    for (int i = 0; i < count; i++)
+        if (ids[i] < 0 || ids[i] >= e->nnodes) { e->failed = 1; return 0; }
+    return 1;
+}
+
 static void binary_hint(Engine *e, int dst_on, int dst_off, int src_key, int target, int absurd,
                         int keep) {
+    int ids[3] = {dst_on, dst_off, target};
+    if (!nodes_ok(e, ids, 3)) return;
     Hint *h = hint_new(e, K_BINARY, rule_difficulty(e), absurd ? 7 : 1);
     if (!h) return;
     if (!add_removable(e, h, e->nodes[target].key >> 1, keep)) { hint_drop(e, h); return; }
@@ -858,6 +891,7 @@ static void binary_hint(Engine *e, int dst_on, int dst_off, int src_key, int tar
 
 static void reduction_hint(Engine *e, int kind, int target, const int *chains, int nchains,
                            int source, int region, int value) {
+    if (nchains < 1 || !nodes_ok(e, &target, 1) || !nodes_ok(e, chains, nchains)) return;
     Hint *h = hint_new(e, kind, rule_difficulty(e), kind == K_CELL ? 5 : 6);
     if (!h) return;
     int key = e->nodes[target].key;
@@ -883,9 +917,14 @@ static void retain(Engine *e, IVec *list, int start, int len) {
     list->len = k;
 }
 
+/* Copy the (cand, node) pairs of a closure side into ``list``: all of them, or (when memory
+ * ran out) none, so the list always holds whole pairs. */
 static void copy_side(Engine *e, IVec *list, int start, int len) {
     list->len = 0;
-    for (int i = 0; i < 2 * len; i++) iv_push(list, e->cpool.a[start + i]);
+    if (!len) return;
+    if (iv_reserve(list, 2 * len)) { e->failed = 1; return; }
+    memcpy(list->a, e->cpool.a + start, sizeof(int) * 2 * (size_t)len);
+    list->len = 2 * len;
 }
 
 static void region_chainings(Engine *e, int c, int d, int cl_id) {
@@ -908,23 +947,24 @@ static void region_chainings(Engine *e, int c, int d, int cl_id) {
             if (!(e->cand[q] & bit)) continue;
             if (q == c) {
                 pos_cl[np++] = cl_id;
-                Closure *cl = e->clos + cl_id;
+                Closure *cl = clos_at(e, cl_id);
                 copy_side(e, &ron, cl->on_start, cl->on_len);
                 copy_side(e, &roff, cl->off_start, cl->off_len);
             } else {
                 int id = closure_on(e, q * n + d);
                 pos_cl[np++] = id;
-                Closure *cl = e->clos + id;
+                Closure *cl = clos_at(e, id);
                 retain(e, &ron, cl->on_start, cl->on_len);
                 retain(e, &roff, cl->off_start, cl->off_len);
             }
         }
+        if (e->failed || out_of_memory) break;
         for (int side = 0; side < 2; side++) {
             IVec *list = side == 0 ? &ron : &roff;
             for (int i = 0; i < list->len; i += 2) {
                 int cand = list->a[i];
                 for (int k = 0; k < np; k++) {
-                    Closure *cl = e->clos + pos_cl[k];
+                    Closure *cl = clos_at(e, pos_cl[k]);
                     chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
                                           : clos_get(e, cl->off_start, cl->off_len, cand);
                 }
@@ -947,10 +987,10 @@ static void cell_chains(Engine *e, int c, int card) {
         int do_double = card >= 3 && !e->nishio && e->dynamic;
         int do_contra = e->dynamic || e->nishio;
         int id = closure_on(e, cand);
-        Closure on = e->clos[id];
+        Closure on = *clos_at(e, id);
         int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
         if (do_contra && on.absurd_on >= 0)
-            binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_start >= 0 ?
+            binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_len > 0 ?
                         e->cpool.a[on.on_start + 1] : -1, 1, 0);
         /* off branch */
         set_clear(e);
@@ -959,7 +999,7 @@ static void cell_chains(Engine *e, int c, int card) {
         int aon = -1, aoff = -1;
         int found = do_chaining(e, &aon, &aoff);
         int off_id = closure_store(e, found, aon, aoff);
-        Closure off = e->clos[off_id];
+        Closure off = *clos_at(e, off_id);
         if (do_contra && found) binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
         if (do_double) {
             int gen = ++e->gen;
@@ -987,7 +1027,7 @@ static void cell_chains(Engine *e, int c, int card) {
         }
         if (!e->nishio) region_chainings(e, c, d, id);
         dig_cl[nd++] = id;
-        Closure *cl = e->clos + id;
+        Closure *cl = clos_at(e, id);
         if (nd == 1) {
             copy_side(e, &con, cl->on_start, cl->on_len);
             copy_side(e, &coff, cl->off_start, cl->off_len);
@@ -996,13 +1036,13 @@ static void cell_chains(Engine *e, int c, int card) {
             retain(e, &coff, cl->off_start, cl->off_len);
         }
     }
-    if (!e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
+    if (!e->failed && !out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
         for (int side = 0; side < 2; side++) {
             IVec *list = side == 0 ? &con : &coff;
             for (int i = 0; i < list->len; i += 2) {
                 int cand = list->a[i];
                 for (int k = 0; k < nd; k++) {
-                    Closure *cl = e->clos + dig_cl[k];
+                    Closure *cl = clos_at(e, dig_cl[k]);
                     chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
                                           : clos_get(e, cl->off_start, cl->off_len, cand);
                 }
@@ -1324,7 +1364,7 @@ static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, i
     /* the pools, each with its sink slot (see node_new) */
     e->capnodes = 4096; e->nodes = malloc(sizeof(Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(Hint) * (e->caphints + 1));
-    e->capclos = 256; e->clos = malloc(sizeof(Closure) * (e->capclos + 1));
+    e->capclos = 256; e->clos = malloc(sizeof(Closure) * e->capclos);
     if (!e->cand || !e->cnt || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
         engine_free(e);
@@ -1590,7 +1630,21 @@ end:
     return out;
 }
 
+#ifdef SUDOKIT_FAULT_INJECTION
+static PyObject *py_fail_after(PyObject *self, PyObject *arg) {
+    (void)self;
+    long k = PyLong_AsLong(arg);
+    if (k == -1 && PyErr_Occurred()) return NULL;
+    long before = fail_after;
+    fail_after = k;
+    return PyLong_FromLong(before);
+}
+#endif
+
 static PyMethodDef methods[] = {
+#ifdef SUDOKIT_FAULT_INJECTION
+    {"_fail_after", py_fail_after, METH_O, "_fail_after(k) -> the count it replaces: make the allocation after the next k fail (-1: none)."},
+#endif
     {"hints", py_hints, METH_VARARGS,
      "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)\n"
      "Run one Sudoku Explainer chaining producer; return its hints, cheapest first."},

@@ -36,3 +36,6 @@ def hints(
     best_only: bool,
     /,
 ) -> list[HintTuple]: ...
+
+# Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).
+def _fail_after(k: int, /) -> int: ...
