@@ -1,21 +1,24 @@
-"""The chain engine when memory runs out: every allocation of a search, made to fail in turn.
+"""The C extensions when memory runs out: allocations of a search, made to fail in turn.
 
-Runs only against the build of ``tools/sanitize.sh``, whose chain engine is compiled with
-``SUDOKIT_FAULT_INJECTION``: ``_chains._fail_after(k)`` makes the allocation after the next
-``k`` fail. Each failure must end the call in MemoryError (or, past the last allocation, in the
-normal answer), with AddressSanitizer watching for any read or write out of bounds on the way:
-a failed allocation used to leave counts that ran past what was stored.
+Runs only against the build of ``tools/sanitize.sh``, whose extensions are compiled with
+``SUDOKIT_FAULT_INJECTION`` (``_faults.h``): ``_fail_after(k)`` makes the allocation after
+the next ``k`` fail. Each failure must end the call in MemoryError, with AddressSanitizer
+watching for any read or write out of bounds on the way (a failed allocation used to leave
+counts that ran past what was stored), and the next call must give the normal answer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from sudokit import Grid, _chains
+from sudokit import Grid, Shape, _chains, _engine, random_grid
+from sudokit.generator import orbits
 from sudokit.logic import Candidates
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(_chains, "_fail_after"),
+    not hasattr(_chains, "_fail_after") or not hasattr(_engine, "_fail_after"),
     reason="needs the fault-injection build (tools/sanitize.sh)",
 )
 
@@ -59,3 +62,44 @@ def test_every_failed_allocation_ends_in_memory_error(spec: tuple[bool, bool, bo
         finally:
             _chains._fail_after(-1)
     assert _call(state, spec) == answer  # and the engine is whole afterwards
+
+
+def _ids(shape: Shape, symmetry: str) -> bytes:
+    ids = [0] * shape.size
+    for k, orbit in enumerate(orbits(shape, symmetry)):
+        for c in orbit:
+            ids[c] = k
+    return b"".join(i.to_bytes(2, "little") for i in ids)
+
+
+SIXTEEN = Shape(4, 4)
+_FULL = random_grid(SIXTEEN, seed=3).cells
+#: Every third cell of a 16x16 grid: a search that goes deep enough to grow its stacks.
+_SPARSE = bytes(d if c % 3 == 0 else 0 for c, d in enumerate(_FULL))
+
+ENGINE_CALLS: dict[str, Callable[[], object]] = {
+    "solve": lambda: _engine.solve(4, 4, _SPARSE, 2, True),
+    "solve_batch": lambda: _engine.solve_batch(4, 4, _SPARSE * 3, 2),
+    "random_grid": lambda: _engine.random_grid(5, 5, 11),
+    "generate": lambda: _engine.generate(3, 4, 7, _ids(Shape(3, 4), "rot180"), 0, False, 0, 3),
+    "removable": lambda: _engine.removable(4, 4, _SPARSE[:128] + _FULL[128:], _FULL, 0, False),
+}
+
+
+@pytest.mark.parametrize("name", ENGINE_CALLS)
+def test_every_failed_engine_allocation_ends_in_memory_error(name: str) -> None:
+    call = ENGINE_CALLS[name]
+    call()  # the shape's tables, built once and kept
+    big = 10**9
+    _engine._fail_after(big)
+    answer = call()
+    total = big - _engine._fail_after(-1)
+    assert total >= 1
+    for k in sorted({*range(min(total, 8)), *range(8, total, max(1, total // 12)), total - 1}):
+        _engine._fail_after(k)
+        try:
+            with pytest.raises(MemoryError):
+                call()
+        finally:
+            _engine._fail_after(-1)
+    assert call() == answer

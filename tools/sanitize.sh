@@ -22,9 +22,10 @@ include=$(python -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 suffix=$(python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
 flags=(-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -fno-sanitize-recover=undefined -shared -fPIC -I"$include")
-gcc "${flags[@]}" -o "$work/sudokit/_engine$suffix" src/sudokit/_engine.c
-# The chain engine also with fault injection: tests/test_c_faults.py fails each allocation.
-gcc "${flags[@]}" -DSUDOKIT_FAULT_INJECTION -o "$work/sudokit/_chains$suffix" src/sudokit/_chains.c
+# With fault injection too (_faults.h): tests/test_c_faults.py fails each allocation in turn.
+for module in _engine _chains; do
+    gcc "${flags[@]}" -DSUDOKIT_FAULT_INJECTION -o "$work/sudokit/$module$suffix" "src/sudokit/$module.c"
+done
 
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1

@@ -26,24 +26,7 @@
 
 #include "_limits.h"
 
-#ifdef SUDOKIT_FAULT_INJECTION
-/* Built only by tools/sanitize.sh: every allocation of this file goes through these, and
- * _fail_after(k) makes the one after the next k fail, so tests can walk a failure through
- * every allocation of a search and check that each one ends in MemoryError, cleanly. */
-static _Thread_local long fail_after = -1;  /* allocations left before one fails; -1: never */
-static int fail_now(void) {
-    if (fail_after < 0) return 0;
-    if (fail_after == 0) { fail_after = -1; return 1; }
-    fail_after--;
-    return 0;
-}
-static void *fi_malloc(size_t n) { return fail_now() ? NULL : malloc(n); }
-static void *fi_calloc(size_t k, size_t n) { return fail_now() ? NULL : calloc(k, n); }
-static void *fi_realloc(void *p, size_t n) { return fail_now() ? NULL : realloc(p, n); }
-#define malloc fi_malloc
-#define calloc fi_calloc
-#define realloc fi_realloc
-#endif
+#include "_faults.h"
 
 typedef uint64_t mask_t;
 
@@ -1630,21 +1613,8 @@ end:
     return out;
 }
 
-#ifdef SUDOKIT_FAULT_INJECTION
-static PyObject *py_fail_after(PyObject *self, PyObject *arg) {
-    (void)self;
-    long k = PyLong_AsLong(arg);
-    if (k == -1 && PyErr_Occurred()) return NULL;
-    long before = fail_after;
-    fail_after = k;
-    return PyLong_FromLong(before);
-}
-#endif
-
 static PyMethodDef methods[] = {
-#ifdef SUDOKIT_FAULT_INJECTION
-    {"_fail_after", py_fail_after, METH_O, "_fail_after(k) -> the count it replaces: make the allocation after the next k fail (-1: none)."},
-#endif
+    SUDOKIT_FAULT_METHODS
     {"hints", py_hints, METH_VARARGS,
      "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)\n"
      "Run one Sudoku Explainer chaining producer; return its hints, cheapest first."},

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_faults.h"
 #include "_limits.h"
 
 #define MAX_SIDE SUDOKIT_MAX_SIDE
@@ -1584,6 +1585,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
+    SUDOKIT_FAULT_METHODS
     {"solve", (PyCFunction)(void (*)(void))solve_one, METH_VARARGS | METH_KEYWORDS,
      "solve(box_rows, box_cols, cells, limit=1, generic=False) -> (solution | None, count)\n\n"
      "Search a puzzle given as n*n digit bytes (0 = empty).  count is the number of solutions,\n"

@@ -28,3 +28,6 @@ def generate(
 def removable(
     box_rows: int, box_cols: int, puzzle: Buffer, solution: Buffer, budget: int, first: bool = False
 ) -> tuple[list[int], bool]: ...
+
+# Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).
+def _fail_after(k: int, /) -> int: ...
