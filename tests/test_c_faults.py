@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from sudokit import Grid, Shape, _chains, _engine, random_grid
-from sudokit.generator import orbits
+from sudokit.generator import _orbit_ids
 from sudokit.logic import Candidates
 
 pytestmark = pytest.mark.skipif(
@@ -64,14 +64,6 @@ def test_every_failed_allocation_ends_in_memory_error(spec: tuple[bool, bool, bo
     assert _call(state, spec) == answer  # and the engine is whole afterwards
 
 
-def _ids(shape: Shape, symmetry: str) -> bytes:
-    ids = [0] * shape.size
-    for k, orbit in enumerate(orbits(shape, symmetry)):
-        for c in orbit:
-            ids[c] = k
-    return b"".join(i.to_bytes(2, "little") for i in ids)
-
-
 SIXTEEN = Shape(4, 4)
 _FULL = random_grid(SIXTEEN, seed=3).cells
 #: Every third cell of a 16x16 grid: a search that goes deep enough to grow its stacks.
@@ -81,7 +73,9 @@ ENGINE_CALLS: dict[str, Callable[[], object]] = {
     "solve": lambda: _engine.solve(4, 4, _SPARSE, 2, True),
     "solve_batch": lambda: _engine.solve_batch(4, 4, _SPARSE * 3, 2),
     "random_grid": lambda: _engine.random_grid(5, 5, 11),
-    "generate": lambda: _engine.generate(3, 4, 7, _ids(Shape(3, 4), "rot180"), 0, False, 0, 3),
+    "generate": lambda: _engine.generate(
+        3, 4, 7, _orbit_ids(Shape(3, 4), "rot180"), 0, False, 0, 3
+    ),
     "removable": lambda: _engine.removable(4, 4, _SPARSE[:128] + _FULL[128:], _FULL, 0, False),
 }
 
