@@ -1,0 +1,1012 @@
+/*
+ * sudokit._canon -- the canonical ("minlex") form of a puzzle or grid under the Sudoku group.
+ *
+ * Terms (as in the rest of sudokit; R = box rows, C = box columns, n = R*C):
+ *   band    C bands of R consecutive rows; stack: R stacks of C consecutive columns.
+ *   slot    the place of a stack in the result (slot s holds positions s*C .. s*C+C-1).
+ *   group   the Sudoku group: permute bands, rows inside bands, stacks, columns inside stacks,
+ *           transpose (only when R == C: for a rectangular box the transpose has another shape),
+ *           relabel digits.
+ *   text    a grid read row-major as numbers (empty = 0); the canonical form is the image with
+ *           the smallest text, the automorphisms the group elements that fix the input.
+ *
+ * The search builds the result row by row and keeps every partial map (a "candidate") whose
+ * rows so far equal the best rows so far.  A candidate holds the source row placed at each
+ * result row, the digits labelled so far, and what freedom is left for columns: an ordered
+ * partition -- stacks in ordered groups of still interchangeable stacks, and inside each stack
+ * its columns in ordered groups of still interchangeable columns.  For a given source row the
+ * best column order is computed, not searched: sort the columns of each group by key (0 empty <
+ * labelled digit by label < new digit, all new digits equal), then the stacks of each stack
+ * group by their key blocks.  Relabelling is never searched either: new digits get the next
+ * labels in reading order.  Equal keys stay tied; tied columns (or tied stacks) that hold new
+ * digits are branched, since their order decides which label each digit gets.
+ *
+ * Equivalent choices are not branched but counted: empty rows of one band are interchangeable,
+ * and so are empty bands.  At the end the survivors are exactly the group elements reaching the
+ * minimum, up to the ties that are left (identical columns or stacks) and the unused digits:
+ * the automorphism count is the sum over survivors of their multiplicities.
+ *
+ * A complete grid (every row and column a permutation) would branch over every column order
+ * at row 0 (1296 for 9x9, 8 million for 16x16), so it takes a path of its own for rows 0-1:
+ * row 0 is always 1..n, and for a source row pair (a, b) the column order that makes row 1
+ * smallest is found by a depth-first search over positions that places, for each column put at
+ * position p, the column whose row-0 digit it shows as early as possible.  The generic search
+ * then continues from row 2 with every column fixed.  `generic=True` turns this path off, so
+ * the tests can compare both.
+ *
+ * Memory: two growable candidate arrays per call (or per batch); nothing else on the heap.
+ * Failed allocations end in MemoryError (see _faults.h).  The search runs without the GIL.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_faults.h"
+#include "_limits.h"
+
+#define MAX_SIDE SUDOKIT_MAX_SIDE
+#define NEW_KEY 255 /* key of a digit not labelled yet: above every label */
+
+/* The search is exponential in the worst case (a complete grid of boxes two rows tall and
+ * wide: 2x9 takes about a second, 2x12 would take hours; a nearly complete 25x25 grid). It
+ * gives up with ValueError after this many steps (candidates made plus positions tried) rather
+ * than run for hours with the GIL released and nothing to stop it. */
+#define STEP_LIMIT (UINT64_C(1) << 27)
+#define OUT_OF_MEMORY (-1)
+#define OUT_OF_STEPS (-2)
+
+typedef struct {
+    uint8_t col[MAX_SIDE];       /* source column at each position */
+    uint8_t row[MAX_SIDE];       /* source row at each result row fixed so far */
+    uint8_t label[MAX_SIDE + 1]; /* new label of each source digit, 0 = none yet */
+    uint8_t mult[MAX_SIDE + 1];  /* mult[k]: times this candidate stands for k equivalent ones */
+    uint64_t col_cut;            /* bit p: a column group starts at position p */
+    uint64_t stack_cut;          /* bit s: a stack group starts at slot s */
+    uint64_t used_rows;          /* source rows placed */
+    uint8_t transpose, next_label, band;
+} Cand;
+
+typedef struct {
+    Cand *a;
+    size_t len, cap;
+} CandList;
+
+typedef struct {
+    int R, C, n, nbands, nstacks, orients;
+    uint8_t g[2][MAX_SIDE * MAX_SIDE]; /* the input, and its transpose */
+    uint64_t zero_rows[2];             /* bit r: row r of that orientation is empty */
+    CandList cur, nxt;
+    uint8_t best[MAX_SIDE]; /* the best text of the row being placed */
+    uint64_t steps;         /* work done so far, against STEP_LIMIT */
+} Search;
+
+/* Return a pointer to a new slot at the end of list, or NULL when memory ran out.  Lists only
+ * grow, so a batch allocates a few times in all, not per input. */
+static Cand *push(CandList *l)
+{
+    if (l->len == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        Cand *a = realloc(l->a, cap * sizeof(Cand));
+        if (!a)
+            return NULL;
+        l->a = a;
+        l->cap = cap;
+    }
+    return &l->a[l->len++];
+}
+
+static void list_free(CandList *l)
+{
+    free(l->a);
+    l->a = NULL;
+    l->len = l->cap = 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Setting up one input.                                                                      */
+
+static void search_load(Search *S, int R, int C, const uint8_t *cells)
+{
+    int n = R * C;
+    S->R = R;
+    S->C = C;
+    S->n = n;
+    S->nbands = C;
+    S->nstacks = R;
+    S->orients = R == C ? 2 : 1;
+    memcpy(S->g[0], cells, (size_t)n * n);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            S->g[1][c * n + r] = cells[r * n + c];
+    for (int t = 0; t < S->orients; t++) {
+        uint64_t z = 0;
+        for (int r = 0; r < n; r++) {
+            int empty = 1;
+            for (int c = 0; c < n && empty; c++)
+                empty = S->g[t][r * n + c] == 0;
+            if (empty)
+                z |= UINT64_C(1) << r;
+        }
+        S->zero_rows[t] = z;
+    }
+}
+
+static uint64_t all_bits(int k) { return k >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << k) - 1; }
+
+/* The candidates before row 0: each orientation, nothing fixed, every column free. */
+static int start(Search *S)
+{
+    S->cur.len = 0;
+    for (int t = 0; t < S->orients; t++) {
+        Cand *c = push(&S->cur);
+        if (!c)
+            return -1;
+        memset(c, 0, sizeof *c);
+        for (int p = 0; p < S->n; p++)
+            c->col[p] = (uint8_t)p;
+        c->col_cut = 0;
+        for (int s = 0; s < S->nstacks; s++)
+            c->col_cut |= UINT64_C(1) << (s * S->C);
+        c->stack_cut = 1;
+        c->transpose = (uint8_t)t;
+        c->next_label = 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One row: the best arrangement of a candidate's columns for one source row.                  */
+
+/* Fill arr (source column at each position), key (per position) and text (the row as it would
+ * read) for source row `src` under candidate c. */
+static void arrange(const Search *S, const Cand *c, const uint8_t *src, uint8_t *arr, uint8_t *key,
+                    uint8_t *text)
+{
+    int n = S->n, C = S->C, ns = S->nstacks;
+    for (int p = 0; p < n; p++) {
+        int col = c->col[p], d = src[col];
+        arr[p] = (uint8_t)col;
+        key[p] = d == 0 ? 0 : c->label[d] ? c->label[d] : NEW_KEY;
+    }
+    uint64_t cuts = c->col_cut;
+    if (cuts != all_bits(n)) {
+        for (int a = 0; a < n;) {
+            int b = a + 1;
+            while (b < n && !((cuts >> b) & 1))
+                b++;
+            for (int i = a + 1; i < b; i++) { /* insertion sort: groups are short */
+                uint8_t k = key[i], v = arr[i];
+                int j = i - 1;
+                while (j >= a && key[j] > k) {
+                    key[j + 1] = key[j];
+                    arr[j + 1] = arr[j];
+                    j--;
+                }
+                key[j + 1] = k;
+                arr[j + 1] = v;
+            }
+            a = b;
+        }
+    }
+    uint64_t sc = c->stack_cut;
+    if (sc != all_bits(ns)) {
+        uint8_t tk[MAX_SIDE], ta[MAX_SIDE];
+        for (int a = 0; a < ns;) {
+            int b = a + 1;
+            while (b < ns && !((sc >> b) & 1))
+                b++;
+            for (int i = a + 1; i < b; i++) {
+                memcpy(tk, key + i * C, (size_t)C);
+                memcpy(ta, arr + i * C, (size_t)C);
+                int j = i - 1;
+                while (j >= a && memcmp(key + j * C, tk, (size_t)C) > 0) {
+                    memcpy(key + (j + 1) * C, key + j * C, (size_t)C);
+                    memcpy(arr + (j + 1) * C, arr + j * C, (size_t)C);
+                    j--;
+                }
+                memcpy(key + (j + 1) * C, tk, (size_t)C);
+                memcpy(arr + (j + 1) * C, ta, (size_t)C);
+            }
+            a = b;
+        }
+    }
+    int next = c->next_label;
+    for (int p = 0; p < n; p++)
+        text[p] = key[p] == NEW_KEY ? (uint8_t)next++ : key[p];
+}
+
+/* Add to S->nxt the child of c that places source row r (of c's orientation) arranged as arr,
+ * labelling its new digits in reading order and splitting the groups it tells apart.
+ * mul_a, mul_b: factors of the multiplicity (1: none).  Return 0, or -1 when memory ran out. */
+static int add_child(Search *S, const Cand *c, int k, int r, const uint8_t *arr, int mul_a, int mul_b)
+{
+    if (++S->steps > STEP_LIMIT)
+        return OUT_OF_STEPS;
+    Cand *ch = push(&S->nxt);
+    if (!ch)
+        return OUT_OF_MEMORY;
+    int n = S->n, C = S->C, ns = S->nstacks;
+    const uint8_t *src = S->g[c->transpose] + r * n;
+    *ch = *c;
+    memcpy(ch->col, arr, (size_t)n);
+    ch->row[k] = (uint8_t)r;
+    ch->used_rows |= UINT64_C(1) << r;
+    ch->band = (uint8_t)(r / S->R);
+    if (mul_a > 1)
+        ch->mult[mul_a]++;
+    if (mul_b > 1)
+        ch->mult[mul_b]++;
+    uint8_t val[MAX_SIDE];
+    for (int p = 0; p < n; p++) {
+        int d = src[arr[p]];
+        if (d && !ch->label[d])
+            ch->label[d] = ch->next_label++;
+        val[p] = d ? ch->label[d] : 0;
+    }
+    uint64_t cuts = ch->col_cut;
+    for (int p = 1; p < n; p++)
+        if (val[p] != val[p - 1])
+            cuts |= UINT64_C(1) << p;
+    ch->col_cut = cuts;
+    uint64_t sc = ch->stack_cut;
+    for (int s = 1; s < ns; s++)
+        if (memcmp(val + s * C, val + (s - 1) * C, (size_t)C) != 0)
+            sc |= UINT64_C(1) << s;
+    ch->stack_cut = sc;
+    return 0;
+}
+
+/* Next permutation of p[0..m-1] in lexicographic order; at the last one, back to the first and
+ * return 0. */
+static int next_perm(uint8_t *p, int m)
+{
+    int i = m - 2;
+    while (i >= 0 && p[i] >= p[i + 1])
+        i--;
+    if (i < 0) {
+        for (int a = 0, b = m - 1; a < b; a++, b--) {
+            uint8_t t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+        return 0;
+    }
+    int j = m - 1;
+    while (p[j] <= p[i])
+        j--;
+    uint8_t t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+    for (int a = i + 1, b = m - 1; a < b; a++, b--) {
+        t = p[a];
+        p[a] = p[b];
+        p[b] = t;
+    }
+    return 1;
+}
+
+/* Add every child of c for source row r arranged as arr/key: one per order of the tied columns
+ * and tied stacks that hold new digits.  Return 0, or -1 when memory ran out. */
+static int add_children(Search *S, const Cand *c, int k, int r, const uint8_t *arr, const uint8_t *key,
+                        int mul_a, int mul_b)
+{
+    int n = S->n, C = S->C, ns = S->nstacks;
+    /* Sites: runs of tied stacks carrying a new digit, then runs of tied new-digit columns. */
+    int nsite = 0, start[2 * MAX_SIDE], len[2 * MAX_SIDE], kind[2 * MAX_SIDE];
+    uint8_t perm[2 * MAX_SIDE][MAX_SIDE];
+    for (int a = 0; a < ns;) {
+        int b = a + 1;
+        while (b < ns && !((c->stack_cut >> b) & 1))
+            b++;
+        for (int u = a; u < b;) {
+            int v = u + 1;
+            while (v < b && memcmp(key + v * C, key + u * C, (size_t)C) == 0)
+                v++;
+            if (v - u > 1 && memchr(key + u * C, NEW_KEY, (size_t)C)) {
+                start[nsite] = u;
+                len[nsite] = v - u;
+                kind[nsite++] = 1;
+            }
+            u = v;
+        }
+        a = b;
+    }
+    for (int a = 0; a < n;) {
+        int b = a + 1;
+        while (b < n && !((c->col_cut >> b) & 1))
+            b++;
+        int m = 0;
+        while (m < b - a && key[b - 1 - m] == NEW_KEY)
+            m++;
+        if (m > 1) {
+            start[nsite] = b - m;
+            len[nsite] = m;
+            kind[nsite++] = 0;
+        }
+        a = b;
+    }
+    if (nsite == 0)
+        return add_child(S, c, k, r, arr, mul_a, mul_b);
+    for (int i = 0; i < nsite; i++)
+        for (int j = 0; j < len[i]; j++)
+            perm[i][j] = (uint8_t)j;
+    uint8_t out[MAX_SIDE], tmp[MAX_SIDE];
+    for (;;) {
+        memcpy(out, arr, (size_t)n);
+        for (int i = 0; i < nsite; i++) {
+            if (kind[i]) {
+                memcpy(tmp, out + start[i] * C, (size_t)(len[i] * C));
+                for (int j = 0; j < len[i]; j++)
+                    memcpy(out + (start[i] + j) * C, tmp + perm[i][j] * C, (size_t)C);
+            } else {
+                memcpy(tmp, out + start[i], (size_t)len[i]);
+                for (int j = 0; j < len[i]; j++)
+                    out[start[i] + j] = tmp[perm[i][j]];
+            }
+        }
+        int status = add_child(S, c, k, r, out, mul_a, mul_b);
+        if (status < 0)
+            return status;
+        int i = nsite - 1;
+        while (i >= 0 && !next_perm(perm[i], len[i]))
+            i--;
+        if (i < 0)
+            break;
+    }
+    return 0;
+}
+
+/* Compare text with the best row so far: > 0 worse (drop), 0 equal (keep), < 0 better (the
+ * new best; the children so far are dropped). */
+static int against_best(Search *S, const uint8_t *text)
+{
+    int d = memcmp(text, S->best, (size_t)S->n);
+    if (d < 0) {
+        memcpy(S->best, text, (size_t)S->n);
+        S->nxt.len = 0;
+    }
+    return d;
+}
+
+/* Try source row r for candidate c at result row k. Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
+static int try_row(Search *S, const Cand *c, int k, int r, int mul_a, int mul_b)
+{
+    uint8_t arr[MAX_SIDE], key[MAX_SIDE], text[MAX_SIDE];
+    arrange(S, c, S->g[c->transpose] + r * S->n, arr, key, text);
+    if (against_best(S, text) > 0)
+        return 0;
+    return add_children(S, c, k, r, arr, key, mul_a, mul_b);
+}
+
+/* Place result row k for every candidate of S->cur into S->nxt, keeping the best. */
+static int place_row(Search *S, int k)
+{
+    int n = S->n, R = S->R;
+    int first = k % R == 0;
+    memset(S->best, 0xFF, sizeof S->best);
+    S->nxt.len = 0;
+    for (size_t i = 0; i < S->cur.len; i++) {
+        const Cand *c = &S->cur.a[i];
+        uint64_t zero = S->zero_rows[c->transpose] & ~c->used_rows;
+        int lo = first ? 0 : c->band, hi = first ? S->nbands : c->band + 1;
+        /* An empty row is the smallest row there is: when a band offers one, only empty rows
+         * compete, and within a band they are interchangeable (count them, place the first). */
+        int any_zero = 0;
+        for (int b = lo; b < hi; b++) {
+            uint64_t band_rows = all_bits(R) << (b * R);
+            if (first && (c->used_rows & band_rows))
+                continue;
+            if (zero & band_rows)
+                any_zero = 1;
+        }
+        if (any_zero) {
+            int empty_bands = 0, first_empty = -1;
+            if (first)
+                for (int b = lo; b < hi; b++) {
+                    uint64_t band_rows = all_bits(R) << (b * R);
+                    if (!(c->used_rows & band_rows) && (zero & band_rows) == band_rows) {
+                        empty_bands++;
+                        if (first_empty < 0)
+                            first_empty = b;
+                    }
+                }
+            for (int b = lo; b < hi; b++) {
+                uint64_t band_rows = all_bits(R) << (b * R);
+                if (first && (c->used_rows & band_rows))
+                    continue;
+                uint64_t z = zero & band_rows;
+                if (!z)
+                    continue;
+                int full = z == band_rows;
+                if (full && b != first_empty)
+                    continue; /* empty bands are interchangeable: only the first, counted */
+                int r = __builtin_ctzll(z);
+                int status = try_row(S, c, k, r, __builtin_popcountll(z), full ? empty_bands : 1);
+                if (status < 0)
+                    return status;
+            }
+            continue;
+        }
+        for (int b = lo; b < hi; b++) {
+            for (int r = b * R; r < b * R + R; r++) {
+                if ((c->used_rows >> r) & 1)
+                    continue;
+                if (first && (c->used_rows & (all_bits(R) << (b * R))))
+                    break;
+                int status = try_row(S, c, k, r, 1, 1);
+                if (status < 0)
+                    return status;
+            }
+        }
+    }
+    (void)n;
+    CandList t = S->cur;
+    S->cur = S->nxt;
+    S->nxt = t;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Complete grids: rows 0 and 1 by a search over positions.                                   */
+
+typedef struct {
+    Search *S;
+    const uint8_t *g;
+    int t, a, b;
+    int8_t col_at[MAX_SIDE], pos_of[MAX_SIDE], stack_at[MAX_SIDE], slot_of[MAX_SIDE];
+    uint8_t f[MAX_SIDE]; /* f[c]: the column where row a holds row b's digit of column c */
+    int failed;
+} Pair;
+
+static int record_pair(Pair *P)
+{
+    Search *S = P->S;
+    int n = S->n;
+    Cand *c = push(&S->cur);
+    if (!c)
+        return -1;
+    memset(c, 0, sizeof *c);
+    for (int p = 0; p < n; p++) {
+        c->col[p] = (uint8_t)P->col_at[p];
+        c->label[P->g[P->a * n + P->col_at[p]]] = (uint8_t)(p + 1);
+    }
+    c->row[0] = (uint8_t)P->a;
+    c->row[1] = (uint8_t)P->b;
+    c->used_rows = (UINT64_C(1) << P->a) | (UINT64_C(1) << P->b);
+    c->band = (uint8_t)(P->a / S->R);
+    c->transpose = (uint8_t)P->t;
+    c->next_label = (uint8_t)(n + 1);
+    c->col_cut = all_bits(n);
+    c->stack_cut = all_bits(S->nstacks);
+    return 0;
+}
+
+/* Put column c at position p (giving its stack slot p / C if it has none).  Return a record
+ * of what changed for unplace: bit 0 = the stack was given a slot. */
+static int place(Pair *P, int c, int p)
+{
+    int C = P->S->C, st = c / C, s = p / C, fresh = 0;
+    P->col_at[p] = (int8_t)c;
+    P->pos_of[c] = (int8_t)p;
+    if (P->slot_of[st] < 0) {
+        P->slot_of[st] = (int8_t)s;
+        P->stack_at[s] = (int8_t)st;
+        fresh = 1;
+    }
+    return fresh;
+}
+
+static void unplace(Pair *P, int c, int fresh)
+{
+    int C = P->S->C, st = c / C, p = P->pos_of[c];
+    P->col_at[p] = -1;
+    P->pos_of[c] = -1;
+    if (fresh) {
+        P->stack_at[P->slot_of[st]] = -1;
+        P->slot_of[st] = -1;
+    }
+}
+
+static void pair_dfs(Pair *P, int p);
+
+/* Column c goes to position p; then the column it points to goes as early as it can. */
+static void pair_try(Pair *P, int p, int c)
+{
+    Search *S = P->S;
+    int n = S->n, C = S->C;
+    int fresh = place(P, c, p);
+    int c2 = P->f[c], placed2 = 0, fresh2 = 0;
+    if (P->pos_of[c2] < 0) {
+        int st = c2 / C, slot = P->slot_of[st], q = -1;
+        if (slot < 0) {
+            for (slot = 0; P->stack_at[slot] >= 0; slot++)
+                ;
+            q = slot * C;
+        } else {
+            for (q = slot * C; P->col_at[q] >= 0; q++)
+                ;
+        }
+        fresh2 = place(P, c2, q);
+        placed2 = 1;
+    }
+    int v = P->pos_of[c2] + 1;
+    if (v < S->best[p]) {
+        S->best[p] = (uint8_t)v;
+        memset(S->best + p + 1, 0xFF, (size_t)(n - p - 1));
+        S->cur.len = 0;
+    }
+    if (v == S->best[p])
+        pair_dfs(P, p + 1);
+    if (placed2)
+        unplace(P, c2, fresh2);
+    unplace(P, c, fresh);
+}
+
+static void pair_dfs(Pair *P, int p)
+{
+    Search *S = P->S;
+    int n = S->n, C = S->C;
+    if (P->failed)
+        return;
+    if (++S->steps > STEP_LIMIT) {
+        P->failed = OUT_OF_STEPS;
+        return;
+    }
+    if (p == n) {
+        if (record_pair(P) < 0)
+            P->failed = OUT_OF_MEMORY;
+        return;
+    }
+    if (P->col_at[p] >= 0) {
+        /* placed earlier as the target of another column: only its own target moves now */
+        int c = P->col_at[p];
+        int c2 = P->f[c], placed2 = 0, fresh2 = 0;
+        if (P->pos_of[c2] < 0) {
+            int st = c2 / C, slot = P->slot_of[st], q;
+            if (slot < 0) {
+                for (slot = 0; P->stack_at[slot] >= 0; slot++)
+                    ;
+                q = slot * C;
+            } else {
+                for (q = slot * C; P->col_at[q] >= 0; q++)
+                    ;
+            }
+            fresh2 = place(P, c2, q);
+            placed2 = 1;
+        }
+        int v = P->pos_of[c2] + 1;
+        if (v < S->best[p]) {
+            S->best[p] = (uint8_t)v;
+            memset(S->best + p + 1, 0xFF, (size_t)(n - p - 1));
+            S->cur.len = 0;
+        }
+        if (v == S->best[p])
+            pair_dfs(P, p + 1);
+        if (placed2)
+            unplace(P, c2, fresh2);
+        return;
+    }
+    int s = p / C;
+    if (P->stack_at[s] >= 0) {
+        int st = P->stack_at[s];
+        for (int c = st * C; c < st * C + C; c++)
+            if (P->pos_of[c] < 0)
+                pair_try(P, p, c);
+    } else {
+        for (int st = 0; st < S->nstacks; st++)
+            if (P->slot_of[st] < 0)
+                for (int c = st * C; c < st * C + C; c++)
+                    pair_try(P, p, c);
+    }
+}
+
+/* Whether every row of both orientations holds n distinct digits (a complete grid). */
+static int is_complete(const Search *S)
+{
+    int n = S->n;
+    for (int t = 0; t < 2; t++)
+        for (int r = 0; r < n; r++) {
+            uint64_t seen = 0;
+            for (int c = 0; c < n; c++) {
+                int d = S->g[t][r * n + c];
+                if (!d)
+                    return 0;
+                seen |= UINT64_C(1) << (d - 1);
+            }
+            if (seen != all_bits(n))
+                return 0;
+        }
+    return 1;
+}
+
+/* Rows 0 and 1 of a complete grid into S->cur.  Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
+static int grid_start(Search *S)
+{
+    int n = S->n, R = S->R;
+    S->cur.len = 0;
+    memset(S->best, 0xFF, sizeof S->best);
+    for (int t = 0; t < S->orients; t++)
+        for (int a = 0; a < n; a++)
+            for (int b = (a / R) * R; b < (a / R) * R + R; b++) {
+                if (b == a)
+                    continue;
+                Pair P;
+                P.S = S;
+                P.g = S->g[t];
+                P.t = t;
+                P.a = a;
+                P.b = b;
+                P.failed = 0;
+                memset(P.col_at, -1, sizeof P.col_at);
+                memset(P.pos_of, -1, sizeof P.pos_of);
+                memset(P.stack_at, -1, sizeof P.stack_at);
+                memset(P.slot_of, -1, sizeof P.slot_of);
+                uint8_t where[MAX_SIDE + 1];
+                for (int c = 0; c < n; c++)
+                    where[P.g[a * n + c]] = (uint8_t)c;
+                for (int c = 0; c < n; c++)
+                    P.f[c] = where[P.g[b * n + c]];
+                pair_dfs(&P, 0);
+                if (P.failed)
+                    return P.failed;
+            }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The whole search.                                                                           */
+
+/* Canonicalise the loaded input: on return S->cur holds the survivors.  Return 0, or
+ * OUT_OF_MEMORY / OUT_OF_STEPS. */
+static int search_run(Search *S, int generic)
+{
+    int k = 0, status;
+    S->steps = 0;
+    if (!generic && is_complete(S)) {
+        status = grid_start(S);
+        k = 2;
+    } else {
+        status = start(S);
+    }
+    for (; status == 0 && k < S->n; k++)
+        status = place_row(S, k);
+    if (status == 0 && S->cur.len == 0)
+        status = OUT_OF_MEMORY; /* cannot happen: the best row always has a candidate */
+    return status;
+}
+
+/* Set the exception for a failed search status. */
+static void search_failed(int status, Py_ssize_t index)
+{
+    if (status == OUT_OF_STEPS)
+        PyErr_Format(PyExc_ValueError,
+                     "grid %zd: the canonical form needs more than %llu search steps (complete or "
+                     "nearly complete grids with wide boxes, e.g. 2x10, are beyond this search)",
+                     index, (unsigned long long)STEP_LIMIT);
+    else
+        PyErr_NoMemory();
+}
+
+/* Complete the labels of candidate c (unused digits after the used ones, in their order) and
+ * write its image of the input into out. */
+static void finish(const Search *S, Cand *c, uint8_t *out)
+{
+    int n = S->n;
+    int next = c->next_label;
+    for (int d = 1; d <= n; d++)
+        if (!c->label[d])
+            c->label[d] = (uint8_t)next++;
+    const uint8_t *g = S->g[c->transpose];
+    for (int r = 0; r < n; r++)
+        for (int p = 0; p < n; p++) {
+            int d = g[c->row[r] * n + c->col[p]];
+            out[r * n + p] = d ? c->label[d] : 0;
+        }
+}
+
+/* The factors of one survivor's multiplicity: f[k] = exponent of k (k = 2..n). */
+static void survivor_factors(const Search *S, const Cand *c, uint32_t *f)
+{
+    int n = S->n, ns = S->nstacks;
+    memset(f, 0, sizeof(uint32_t) * (MAX_SIDE + 1));
+    for (int k = 2; k <= n; k++)
+        f[k] = c->mult[k];
+    /* tied groups left at the end: identical columns, identical stacks, unused digits */
+    for (int a = 0; a < n;) {
+        int b = a + 1;
+        while (b < n && !((c->col_cut >> b) & 1))
+            b++;
+        for (int k = 2; k <= b - a; k++)
+            f[k]++;
+        a = b;
+    }
+    for (int a = 0; a < ns;) {
+        int b = a + 1;
+        while (b < ns && !((c->stack_cut >> b) & 1))
+            b++;
+        for (int k = 2; k <= b - a; k++)
+            f[k]++;
+        a = b;
+    }
+    int unused = n + 1 - c->next_label;
+    for (int k = 2; k <= unused; k++)
+        f[k]++;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python bindings.                                                                            */
+
+static int check_shape(int br, int bc)
+{
+    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE || br > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
+        bc > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || br * bc > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError,
+                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
+                     "(their product) at most %d",
+                     br, bc, SUDOKIT_MIN_BOX_SIDE, MAX_SIDE);
+        return -1;
+    }
+    return br * bc;
+}
+
+/* Check one input of n*n cells: digits 0..n, none twice in a row or a column (the search
+ * labels each new digit of a row once).  Return 0, or -1 with ValueError set. */
+static int check_input(const uint8_t *cells, int n, Py_ssize_t index)
+{
+    uint64_t rows[MAX_SIDE] = {0}, cols[MAX_SIDE] = {0};
+    for (int i = 0; i < n * n; i++) {
+        int d = cells[i], r = i / n, c = i % n;
+        if (d > n) {
+            PyErr_Format(PyExc_ValueError, "grid %zd, cell %d: digit %d is out of range 0..%d", index, i,
+                         d, n);
+            return -1;
+        }
+        if (!d)
+            continue;
+        uint64_t bit = UINT64_C(1) << (d - 1);
+        if ((rows[r] | cols[c]) & bit) {
+            PyErr_Format(PyExc_ValueError, "grid %zd, cell %d: digit %d repeats in its %s", index, i, d,
+                         rows[r] & bit ? "row" : "column");
+            return -1;
+        }
+        rows[r] |= bit;
+        cols[c] |= bit;
+    }
+    return 0;
+}
+
+static PyTypeObject *MinlexType;
+
+static PyStructSequence_Field minlex_fields[] = {
+    {"cells", "the canonical grid, n*n digit bytes"},
+    {"transpose", "whether the map transposes first"},
+    {"rows", "rows[r]: the source row placed at row r (after transposition)"},
+    {"cols", "cols[c]: the source column placed at column c (after transposition)"},
+    {"digits", "digits[d]: the new label of digit d (n+1 bytes, digits[0] == 0)"},
+    {"automorphisms", "how many group elements map the input onto itself"},
+    {"survivors", "how many maps the search kept to the end (a diagnostic)"},
+    {NULL, NULL},
+};
+
+static PyStructSequence_Desc minlex_desc = {
+    "sudokit._canon.Minlex",
+    "The canonical form of one grid and a map that gives it.",
+    minlex_fields,
+    7,
+};
+
+/* k^e as a Python int times acc (acc is consumed).  NULL on error. */
+static PyObject *times_power(PyObject *acc, long k, uint32_t e)
+{
+    if (e == 0)
+        return acc;
+    PyObject *base = PyLong_FromLong(k), *ex = PyLong_FromUnsignedLong(e), *pw = NULL, *res = NULL;
+    if (base && ex)
+        pw = PyNumber_Power(base, ex, Py_None);
+    if (pw)
+        res = PyNumber_Multiply(acc, pw);
+    Py_XDECREF(base);
+    Py_XDECREF(ex);
+    Py_XDECREF(pw);
+    Py_DECREF(acc);
+    return res;
+}
+
+/* The automorphism count: the sum over survivors of their multiplicities. */
+static PyObject *automorphisms(const Search *S)
+{
+    PyObject *total = PyLong_FromLong(0);
+    uint32_t f[MAX_SIDE + 1], g[MAX_SIDE + 1];
+    size_t i = 0;
+    while (total && i < S->cur.len) {
+        survivor_factors(S, &S->cur.a[i], f);
+        size_t j = i + 1; /* survivors usually share one multiplicity: add them up at once */
+        while (j < S->cur.len) {
+            survivor_factors(S, &S->cur.a[j], g);
+            if (memcmp(f, g, sizeof f) != 0)
+                break;
+            j++;
+        }
+        PyObject *term = PyLong_FromSize_t(j - i);
+        for (int k = 2; term && k <= S->n; k++)
+            term = times_power(term, k, f[k]);
+        if (!term) {
+            Py_DECREF(total);
+            return NULL;
+        }
+        PyObject *sum = PyNumber_Add(total, term);
+        Py_DECREF(term);
+        Py_DECREF(total);
+        total = sum;
+        i = j;
+    }
+    return total;
+}
+
+static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", NULL};
+    int br, bc, generic = 0;
+    Py_buffer buf;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|p:minlex", kwlist, &br, &bc, &buf, &generic))
+        return NULL;
+    PyObject *result = NULL;
+    Search *S = NULL;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    if (buf.len != (Py_ssize_t)n * n) {
+        PyErr_Format(PyExc_ValueError, "expected %d cells, got %zd", n * n, buf.len);
+        goto done;
+    }
+    if (check_input(buf.buf, n, 0) < 0)
+        goto done;
+    S = calloc(1, sizeof *S);
+    if (!S) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    search_load(S, br, bc, buf.buf);
+    status = search_run(S, generic);
+    Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        search_failed(status, 0);
+        goto done;
+    }
+    Cand *c = &S->cur.a[0];
+    uint8_t out[MAX_SIDE * MAX_SIDE], digits[MAX_SIDE + 1];
+    PyObject *autos = automorphisms(S);
+    if (!autos)
+        goto done;
+    finish(S, c, out);
+    digits[0] = 0;
+    memcpy(digits + 1, c->label + 1, (size_t)n);
+    result = PyStructSequence_New(MinlexType);
+    if (!result) {
+        Py_DECREF(autos);
+        goto done;
+    }
+    PyObject *items[7] = {
+        PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)n * n),
+        PyBool_FromLong(c->transpose),
+        PyBytes_FromStringAndSize((const char *)c->row, n),
+        PyBytes_FromStringAndSize((const char *)c->col, n),
+        PyBytes_FromStringAndSize((const char *)digits, n + 1),
+        autos,
+        PyLong_FromSize_t(S->cur.len),
+    };
+    for (int i = 0; i < 7; i++) {
+        if (!items[i]) {
+            for (int j = 0; j < 7; j++)
+                Py_XDECREF(items[j]);
+            Py_CLEAR(result);
+            goto done;
+        }
+    }
+    for (int i = 0; i < 7; i++)
+        PyStructSequence_SET_ITEM(result, i, items[i]);
+done:
+    if (S) {
+        list_free(&S->cur);
+        list_free(&S->nxt);
+        free(S);
+    }
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", NULL};
+    int br, bc, generic = 0;
+    Py_buffer buf;
+    (void)self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|p:minlex_many", kwlist, &br, &bc, &buf,
+                                     &generic))
+        return NULL;
+    PyObject *result = NULL;
+    Search *S = NULL;
+    int n = check_shape(br, bc);
+    if (n < 0)
+        goto done;
+    Py_ssize_t N = (Py_ssize_t)n * n;
+    if (buf.len % N != 0) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, buf.len);
+        goto done;
+    }
+    Py_ssize_t count = buf.len / N;
+    const uint8_t *cells = buf.buf;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (check_input(cells + i * N, n, i) < 0)
+            goto done;
+    result = PyBytes_FromStringAndSize(NULL, buf.len);
+    S = calloc(1, sizeof *S);
+    if (!result || !S) {
+        Py_CLEAR(result);
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    int status = 0;
+    Py_ssize_t i = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    for (; i < count; i++) {
+        search_load(S, br, bc, cells + i * N);
+        status = search_run(S, generic);
+        if (status < 0)
+            break;
+        finish(S, &S->cur.a[0], out + i * N);
+    }
+    Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        Py_CLEAR(result);
+        search_failed(status, i);
+    }
+done:
+    if (S) {
+        list_free(&S->cur);
+        list_free(&S->nxt);
+        free(S);
+    }
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    SUDOKIT_FAULT_METHODS
+    {"minlex", (PyCFunction)(void (*)(void))py_minlex, METH_VARARGS | METH_KEYWORDS,
+     "minlex(box_rows, box_cols, cells, generic=False) -> Minlex\n\n"
+     "The canonical (minlex) form of one grid of n*n digit bytes (0 = empty), a map that gives\n"
+     "it, and the automorphism count.  generic=True: no special path for complete grids."},
+    {"minlex_many", (PyCFunction)(void (*)(void))py_minlex_many, METH_VARARGS | METH_KEYWORDS,
+     "minlex_many(box_rows, box_cols, cells, generic=False) -> bytes\n\n"
+     "The canonical forms of many grids of one shape given back to back, back to back."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_canon", "Canonical forms of sudokit grids (private; use sudokit.canon).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__canon(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    MinlexType = PyStructSequence_NewType(&minlex_desc);
+    if (!MinlexType || PyModule_AddObjectRef(m, "Minlex", (PyObject *)MinlexType) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SIDE", MAX_SIDE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
