@@ -40,6 +40,7 @@ def test_public_names() -> None:
     assert sorted(sudokit.__all__) == sorted(
         [
             "MAX_SIDE",
+            "Canonical",
             "GenerationError",
             "Grid",
             "InvalidPuzzleError",
@@ -51,7 +52,10 @@ def test_public_names() -> None:
             "Generated",
             "Shape",
             "SudokitError",
+            "Transform",
             "__version__",
+            "canonical",
+            "canonical_id",
             "count_many",
             "count_solutions",
             "format_grid",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build sudokit's C extensions with AddressSanitizer and UndefinedBehaviorSanitizer and run the
-# tests that drive them (engine, chains, generator, hostile arguments) against that build.
+# tests that drive them (engine, chains, generator, canonical forms, hostile arguments) against
+# that build.
 #
 # The build goes into a temporary copy of the package, so the ordinary build is untouched; the
 # sanitizer runtimes are preloaded because the Python interpreter itself is not built with them.
@@ -23,7 +24,7 @@ suffix=$(python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX
 flags=(-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -fno-sanitize-recover=undefined -shared -fPIC -I"$include")
 # With fault injection too (_faults.h): tests/test_c_faults.py fails each allocation in turn.
-for module in _engine _chains; do
+for module in _engine _chains _canon; do
     gcc "${flags[@]}" -DSUDOKIT_FAULT_INJECTION -o "$work/sudokit/$module$suffix" "src/sudokit/$module.c"
 done
 
@@ -32,10 +33,12 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export PYTHONPATH="$work"
 python - <<'PY'
-import sudokit, sudokit._engine, sudokit._chains
-assert sudokit._engine.__file__.startswith(sudokit.__path__[0]), sudokit._engine.__file__
-print("sanitized build:", sudokit._engine.__file__, sudokit._chains.__file__)
+import sudokit, sudokit._engine, sudokit._chains, sudokit._canon
+for m in (sudokit._engine, sudokit._chains, sudokit._canon):
+    assert m.__file__.startswith(sudokit.__path__[0]), m.__file__
+    assert hasattr(m, "_fail_after"), m.__file__
+print("sanitized build:", sudokit._engine.__file__, sudokit._chains.__file__, sudokit._canon.__file__)
 PY
 python -m pytest -q -p no:cacheprovider --capture=sys -o addopts="--strict-markers" -m "not slow" \
     tests/test_c_boundary.py tests/test_c_faults.py tests/test_engine.py tests/logic/test_chains.py \
-    tests/test_generator.py "$@"
+    tests/test_generator.py tests/test_canon.py "$@"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from ._grid import Grid
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
+from .canon import Canonical, Transform, canonical, canonical_id
 from .difficulty import Rated, generate, generate_many
 from .engine import (
     count_many,
@@ -49,6 +50,7 @@ from .generator import SYMMETRIES, Generated
 
 __all__ = [
     "MAX_SIDE",
+    "Canonical",
     "GenerationError",
     "Grid",
     "InvalidPuzzleError",
@@ -60,7 +62,10 @@ __all__ = [
     "Generated",
     "Shape",
     "SudokitError",
+    "Transform",
     "__version__",
+    "canonical",
+    "canonical_id",
     "count_many",
     "count_solutions",
     "format_grid",

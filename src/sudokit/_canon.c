@@ -52,11 +52,16 @@
 #define MAX_SIDE SUDOKIT_MAX_SIDE
 #define NEW_KEY 255 /* key of a digit not labelled yet: above every label */
 
-/* The search is exponential in the worst case (a complete grid of boxes two rows tall and
- * wide: 2x9 takes about a second, 2x12 would take hours; a nearly complete 25x25 grid). It
- * gives up with ValueError after this many steps (candidates made plus positions tried) rather
- * than run for hours with the GIL released and nothing to stop it. */
-#define STEP_LIMIT (UINT64_C(1) << 27)
+/* The search is exponential in the worst case: tied columns holding new digits branch, and
+ * dense rows of big grids hold many (a 25x25 puzzle with 80% of its cells filled; a complete
+ * grid of boxes two rows tall and ten or more wide, where the position search of rows 0-1 ties
+ * at every position).  Rather than run for hours (or fill memory) with the GIL released and
+ * nothing to stop it, it gives up with ValueError past these limits: candidates made (about
+ * half a microsecond each with their row evaluations: a few seconds), positions tried by the
+ * complete-grid search (a few nanoseconds each), and candidates alive at once (~200 bytes). */
+#define STEP_LIMIT (UINT64_C(1) << 23)
+#define PAIR_STEP_LIMIT (UINT64_C(1) << 27)
+#define LIVE_LIMIT ((size_t)1 << 19)
 #define OUT_OF_MEMORY (-1)
 #define OUT_OF_STEPS (-2)
 
@@ -85,11 +90,14 @@ typedef struct {
     uint64_t steps;         /* work done so far, against STEP_LIMIT */
 } Search;
 
-/* Return a pointer to a new slot at the end of list, or NULL when memory ran out.  Lists only
- * grow, so a batch allocates a few times in all, not per input. */
+/* Return a pointer to a new slot at the end of list, or NULL when memory ran out or the list
+ * holds LIVE_LIMIT candidates (the caller tells which).  Lists only grow, so a batch allocates
+ * a few times in all, not per input. */
 static Cand *push(CandList *l)
 {
     if (l->len == l->cap) {
+        if (l->cap >= LIVE_LIMIT)
+            return NULL;
         size_t cap = l->cap ? 2 * l->cap : 64;
         Cand *a = realloc(l->a, cap * sizeof(Cand));
         if (!a)
@@ -229,7 +237,7 @@ static int add_child(Search *S, const Cand *c, int k, int r, const uint8_t *arr,
         return OUT_OF_STEPS;
     Cand *ch = push(&S->nxt);
     if (!ch)
-        return OUT_OF_MEMORY;
+        return S->nxt.len >= LIVE_LIMIT ? OUT_OF_STEPS : OUT_OF_MEMORY;
     int n = S->n, C = S->C, ns = S->nstacks;
     const uint8_t *src = S->g[c->transpose] + r * n;
     *ch = *c;
@@ -469,7 +477,7 @@ static int record_pair(Pair *P)
     int n = S->n;
     Cand *c = push(&S->cur);
     if (!c)
-        return -1;
+        return S->cur.len >= LIVE_LIMIT ? OUT_OF_STEPS : OUT_OF_MEMORY;
     memset(c, 0, sizeof *c);
     for (int p = 0; p < n; p++) {
         c->col[p] = (uint8_t)P->col_at[p];
@@ -553,13 +561,14 @@ static void pair_dfs(Pair *P, int p)
     int n = S->n, C = S->C;
     if (P->failed)
         return;
-    if (++S->steps > STEP_LIMIT) {
+    if (++S->steps > PAIR_STEP_LIMIT) {
         P->failed = OUT_OF_STEPS;
         return;
     }
     if (p == n) {
-        if (record_pair(P) < 0)
-            P->failed = OUT_OF_MEMORY;
+        int status = record_pair(P);
+        if (status < 0)
+            P->failed = status;
         return;
     }
     if (P->col_at[p] >= 0) {
@@ -669,6 +678,7 @@ static int search_run(Search *S, int generic)
     S->steps = 0;
     if (!generic && is_complete(S)) {
         status = grid_start(S);
+        S->steps = 0; /* the two searches have limits of their own */
         k = 2;
     } else {
         status = start(S);
@@ -685,9 +695,10 @@ static void search_failed(int status, Py_ssize_t index)
 {
     if (status == OUT_OF_STEPS)
         PyErr_Format(PyExc_ValueError,
-                     "grid %zd: the canonical form needs more than %llu search steps (complete or "
-                     "nearly complete grids with wide boxes, e.g. 2x10, are beyond this search)",
-                     index, (unsigned long long)STEP_LIMIT);
+                     "grid %zd: the canonical form needs more search steps than this search allows "
+                     "(dense puzzles on big grids and complete grids of wide boxes, e.g. 2x10, "
+                     "tie too often)",
+                     index);
     else
         PyErr_NoMemory();
 }
