@@ -391,7 +391,7 @@ def test_dense_big_puzzles_give_up_with_value_error() -> None:
     many. The search gives up (in well under a second) instead of running for hours."""
     rng = random.Random(1)
     g = random_grid(Shape(6, 6), seed=2)
-    dense = Grid.unchecked(g.shape, bytes(d if rng.random() < 0.6 else 0 for d in g.cells))
+    dense = Grid.unchecked(g.shape, bytes(d if rng.random() < 0.8 else 0 for d in g.cells))
     with pytest.raises(ValueError, match="more search steps"):
         canonical(dense)
 

@@ -62,6 +62,7 @@
 #define STEP_LIMIT (UINT64_C(1) << 23)
 #define PAIR_STEP_LIMIT (UINT64_C(1) << 27)
 #define LIVE_LIMIT ((size_t)1 << 19)
+#define TIES_MAX 512
 #define OUT_OF_MEMORY (-1)
 #define OUT_OF_STEPS (-2)
 
@@ -88,6 +89,14 @@ typedef struct {
     CandList cur, nxt;
     uint8_t best[MAX_SIDE]; /* the best text of the row being placed */
     uint64_t steps;         /* work done so far, against STEP_LIMIT */
+    /* The (candidate, source row) pairs that reach the best row in the first pass of a row,
+     * so the second pass looks at those alone (all again when more than TIES_MAX tie). */
+    struct {
+        uint32_t cand;
+        uint8_t row, mul_a, mul_b;
+        uint8_t arr[MAX_SIDE], key[MAX_SIDE];
+    } ties[TIES_MAX];
+    size_t nties;
 } Search;
 
 /* Return a pointer to a new slot at the end of list, or NULL when memory ran out or the list
@@ -106,6 +115,17 @@ static Cand *push(CandList *l)
         l->cap = cap;
     }
     return &l->a[l->len++];
+}
+
+/* A search with empty candidate lists (not zeroed whole: it is big, and load fills it). */
+static Search *search_new(void)
+{
+    Search *S = malloc(sizeof *S);
+    if (S) {
+        memset(&S->cur, 0, sizeof S->cur);
+        memset(&S->nxt, 0, sizeof S->nxt);
+    }
+    return S;
 }
 
 static void list_free(CandList *l)
@@ -369,35 +389,43 @@ static int add_children(Search *S, const Cand *c, int k, int r, const uint8_t *a
     return 0;
 }
 
-/* Compare text with the best row so far: > 0 worse (drop), 0 equal (keep), < 0 better (the
- * new best; the children so far are dropped). */
-static int against_best(Search *S, const uint8_t *text)
-{
-    int d = memcmp(text, S->best, (size_t)S->n);
-    if (d < 0) {
-        memcpy(S->best, text, (size_t)S->n);
-        S->nxt.len = 0;
-    }
-    return d;
-}
-
-/* Try source row r for candidate c at result row k. Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
-static int try_row(Search *S, const Cand *c, int k, int r, int mul_a, int mul_b)
+/* Try source row r for candidate c at result row k.  In the first pass (emit = 0) only lower
+ * the best text; in the second add the children of the pairs that reach it (so no child is
+ * made that a better row found later would drop: rows that tie with a passing best can branch
+ * by the thousand).  Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
+static int try_row(Search *S, const Cand *c, int k, int r, int mul_a, int mul_b, int emit)
 {
     uint8_t arr[MAX_SIDE], key[MAX_SIDE], text[MAX_SIDE];
     arrange(S, c, S->g[c->transpose] + r * S->n, arr, key, text);
-    if (against_best(S, text) > 0)
+    int d = memcmp(text, S->best, (size_t)S->n);
+    if (!emit) {
+        if (d < 0) {
+            memcpy(S->best, text, (size_t)S->n);
+            S->nties = 0;
+        }
+        if (d <= 0) {
+            if (S->nties < TIES_MAX) {
+                S->ties[S->nties].cand = (uint32_t)(c - S->cur.a);
+                S->ties[S->nties].row = (uint8_t)r;
+                S->ties[S->nties].mul_a = (uint8_t)mul_a;
+                S->ties[S->nties].mul_b = (uint8_t)mul_b;
+                memcpy(S->ties[S->nties].arr, arr, (size_t)S->n);
+                memcpy(S->ties[S->nties].key, key, (size_t)S->n);
+            }
+            S->nties++;
+        }
+        return 0;
+    }
+    if (d != 0)
         return 0;
     return add_children(S, c, k, r, arr, key, mul_a, mul_b);
 }
 
-/* Place result row k for every candidate of S->cur into S->nxt, keeping the best. */
-static int place_row(Search *S, int k)
+/* One pass of place_row over every candidate and every source row it may place next. */
+static int place_row_pass(Search *S, int k, int emit)
 {
-    int n = S->n, R = S->R;
+    int R = S->R;
     int first = k % R == 0;
-    memset(S->best, 0xFF, sizeof S->best);
-    S->nxt.len = 0;
     for (size_t i = 0; i < S->cur.len; i++) {
         const Cand *c = &S->cur.a[i];
         uint64_t zero = S->zero_rows[c->transpose] & ~c->used_rows;
@@ -434,7 +462,7 @@ static int place_row(Search *S, int k)
                 if (full && b != first_empty)
                     continue; /* empty bands are interchangeable: only the first, counted */
                 int r = __builtin_ctzll(z);
-                int status = try_row(S, c, k, r, __builtin_popcountll(z), full ? empty_bands : 1);
+                int status = try_row(S, c, k, r, __builtin_popcountll(z), full ? empty_bands : 1, emit);
                 if (status < 0)
                     return status;
             }
@@ -446,13 +474,30 @@ static int place_row(Search *S, int k)
                     continue;
                 if (first && (c->used_rows & (all_bits(R) << (b * R))))
                     break;
-                int status = try_row(S, c, k, r, 1, 1);
+                int status = try_row(S, c, k, r, 1, 1, emit);
                 if (status < 0)
                     return status;
             }
         }
     }
-    (void)n;
+    return 0;
+}
+
+/* Place result row k for every candidate of S->cur into S->nxt, keeping the best. */
+static int place_row(Search *S, int k)
+{
+    memset(S->best, 0xFF, sizeof S->best);
+    S->nxt.len = 0;
+    S->nties = 0;
+    int status = place_row_pass(S, k, 0);
+    if (status == 0 && S->nties > TIES_MAX)
+        status = place_row_pass(S, k, 1);
+    else
+        for (size_t i = 0; status == 0 && i < S->nties; i++)
+            status = add_children(S, &S->cur.a[S->ties[i].cand], k, S->ties[i].row, S->ties[i].arr,
+                                  S->ties[i].key, S->ties[i].mul_a, S->ties[i].mul_b);
+    if (status < 0)
+        return status;
     CandList t = S->cur;
     S->cur = S->nxt;
     S->nxt = t;
@@ -878,7 +923,7 @@ static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     if (check_input(buf.buf, n, 0) < 0)
         goto done;
-    S = calloc(1, sizeof *S);
+    S = search_new();
     if (!S) {
         PyErr_NoMemory();
         goto done;
@@ -959,7 +1004,7 @@ static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs
         if (check_input(cells + i * N, n, i) < 0)
             goto done;
     result = PyBytes_FromStringAndSize(NULL, buf.len);
-    S = calloc(1, sizeof *S);
+    S = search_new();
     if (!result || !S) {
         Py_CLEAR(result);
         PyErr_NoMemory();
