@@ -101,6 +101,7 @@ def _check_against_oracle(grid: Grid) -> None:
     c = canonical(grid)
     assert _text(c.grid) == want and c.automorphisms == autos
     assert c.transform.apply(grid) == c.grid
+    assert _revalidated(c.transform) == c.transform
 
 
 # ------------------------------------------------------------------------------------------
@@ -224,9 +225,15 @@ def test_transform_refuses_another_shape() -> None:
 # 9x9.
 
 
+def _revalidated(t: Transform) -> Transform:
+    """``t`` built again through the checking constructor (canonical() trusts C's fields)."""
+    return Transform(t.shape, t.transpose, t.rows, t.cols, t.digits)
+
+
 def _check_isomorphs(grid: Grid, rng: random.Random, count: int) -> Canonical:
     c = canonical(grid)
     assert c.transform.apply(grid) == c.grid
+    assert _revalidated(c.transform) == c.transform
     assert c.automorphisms >= 1
     for _ in range(count):
         other = Transform.random(grid.shape, rng).apply(grid)

@@ -164,6 +164,15 @@ static void search_load(Search *S, int R, int C, const uint8_t *cells)
     }
 }
 
+/* memcmp for the short byte strings of this file (a library call costs more than the loop). */
+static inline int bytes_cmp(const uint8_t *a, const uint8_t *b, int len)
+{
+    for (int i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
 static uint64_t all_bits(int k) { return k >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << k) - 1; }
 
 /* The candidates before row 0: each orientation, nothing fixed, every column free. */
@@ -232,7 +241,7 @@ static void arrange(const Search *S, const Cand *c, const uint8_t *src, uint8_t 
                 memcpy(tk, key + i * C, (size_t)C);
                 memcpy(ta, arr + i * C, (size_t)C);
                 int j = i - 1;
-                while (j >= a && memcmp(key + j * C, tk, (size_t)C) > 0) {
+                while (j >= a && bytes_cmp(key + j * C, tk, C) > 0) {
                     memcpy(key + (j + 1) * C, key + j * C, (size_t)C);
                     memcpy(arr + (j + 1) * C, arr + j * C, (size_t)C);
                     j--;
@@ -283,7 +292,7 @@ static int add_child(Search *S, const Cand *c, int k, int r, const uint8_t *arr,
     ch->col_cut = cuts;
     uint64_t sc = ch->stack_cut;
     for (int s = 1; s < ns; s++)
-        if (memcmp(val + s * C, val + (s - 1) * C, (size_t)C) != 0)
+        if (bytes_cmp(val + s * C, val + (s - 1) * C, C) != 0)
             sc |= UINT64_C(1) << s;
     ch->stack_cut = sc;
     return 0;
@@ -333,7 +342,7 @@ static int add_children(Search *S, const Cand *c, int k, int r, const uint8_t *a
             b++;
         for (int u = a; u < b;) {
             int v = u + 1;
-            while (v < b && memcmp(key + v * C, key + u * C, (size_t)C) == 0)
+            while (v < b && bytes_cmp(key + v * C, key + u * C, C) == 0)
                 v++;
             if (v - u > 1 && memchr(key + u * C, NEW_KEY, (size_t)C)) {
                 start[nsite] = u;
@@ -397,7 +406,7 @@ static int try_row(Search *S, const Cand *c, int k, int r, int mul_a, int mul_b,
 {
     uint8_t arr[MAX_SIDE], key[MAX_SIDE], text[MAX_SIDE];
     arrange(S, c, S->g[c->transpose] + r * S->n, arr, key, text);
-    int d = memcmp(text, S->best, (size_t)S->n);
+    int d = bytes_cmp(text, S->best, S->n);
     if (!emit) {
         if (d < 0) {
             memcpy(S->best, text, (size_t)S->n);

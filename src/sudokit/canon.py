@@ -123,6 +123,28 @@ class Transform:
             )
 
     @classmethod
+    def _trusted(
+        cls,
+        shape: Shape,
+        transpose: bool,
+        rows: tuple[int, ...],
+        cols: tuple[int, ...],
+        digits: tuple[int, ...],
+    ) -> Transform:
+        """A transform from fields known to be valid (the C search's answer): the checks
+        of ``__post_init__`` cost more than the search itself on a 9x9 puzzle."""
+        t = object.__new__(cls)
+        for name, value in (
+            ("shape", shape),
+            ("transpose", transpose),
+            ("rows", rows),
+            ("cols", cols),
+            ("digits", digits),
+        ):
+            object.__setattr__(t, name, value)
+        return t
+
+    @classmethod
     def identity(cls, shape: Shape) -> Transform:
         """The transform that changes nothing."""
         n = shape.n
@@ -241,7 +263,9 @@ def canonical(grid: Grid) -> Canonical:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
     except ValueError as e:
         raise _refused(grid, e) from e
-    transform = Transform(shape, m.transpose, tuple(m.rows), tuple(m.cols), tuple(m.digits))
+    transform = Transform._trusted(
+        shape, m.transpose, tuple(m.rows), tuple(m.cols), tuple(m.digits)
+    )
     return Canonical(Grid.unchecked(shape, m.cells), transform, m.automorphisms)
 
 
