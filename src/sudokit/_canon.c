@@ -31,8 +31,10 @@
  * row 0 is always 1..n, and for a source row pair (a, b) the column order that makes row 1
  * smallest is found by a depth-first search over positions that places, for each column put at
  * position p, the column whose row-0 digit it shows as early as possible.  The generic search
- * then continues from row 2 with every column fixed.  `generic=True` turns this path off, so
- * the tests can compare both.
+ * then continues from row 2 with every column fixed.  For boxes two rows tall that search ties
+ * at every position (C! orders), and the answer has a closed form instead: the cycles of a
+ * permutation, laid out by length (see two_rows).  `generic=True` turns the complete-grid path
+ * off, `cycles=False` the closed form, so the tests can compare all three.
  *
  * Memory: two growable candidate arrays per call (or per batch); nothing else on the heap.
  * Failed allocations end in MemoryError (see _faults.h).  The search runs without the GIL.
@@ -89,6 +91,7 @@ typedef struct {
     CandList cur, nxt;
     uint8_t best[MAX_SIDE]; /* the best text of the row being placed */
     uint64_t steps;         /* work done so far, against STEP_LIMIT */
+    int cycles;             /* use the cycle layout for boxes two rows tall (see two_rows) */
     /* The (candidate, source row) pairs that reach the best row in the first pass of a row,
      * so the second pass looks at those alone (all again when more than TIES_MAX tie). */
     struct {
@@ -687,6 +690,130 @@ static int is_complete(const Search *S)
     return 1;
 }
 
+/* Record a candidate of the complete-grid start: source rows a, b of orientation t, column
+ * col_at[p] at each position.  Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
+static int record_start(Search *S, int t, int a, int b, const uint8_t *col_at)
+{
+    int n = S->n;
+    if (++S->steps > PAIR_STEP_LIMIT)
+        return OUT_OF_STEPS;
+    Cand *c = push(&S->cur);
+    if (!c)
+        return S->cur.len >= LIVE_LIMIT ? OUT_OF_STEPS : OUT_OF_MEMORY;
+    memset(c, 0, sizeof *c);
+    const uint8_t *g = S->g[t];
+    for (int p = 0; p < n; p++) {
+        c->col[p] = col_at[p];
+        c->label[g[a * n + col_at[p]]] = (uint8_t)(p + 1);
+    }
+    c->row[0] = (uint8_t)a;
+    c->row[1] = (uint8_t)b;
+    c->used_rows = (UINT64_C(1) << a) | (UINT64_C(1) << b);
+    c->band = (uint8_t)(a / S->R);
+    c->transpose = (uint8_t)t;
+    c->next_label = (uint8_t)(n + 1);
+    c->col_cut = all_bits(n);
+    c->stack_cut = all_bits(S->nstacks);
+    return 0;
+}
+
+/* Rows 0-1 for boxes two rows tall, where the position search ties at every position of slot
+ * 0 (it would try all C! orders: hours for 2x12).  With two stacks X, Y and rows a, b of one
+ * band, f swaps the stacks (row b's digits over X are row a's over Y), so: put stack S0 in
+ * slot 0 in some order sigma; position j shows f(sigma(j)), placed at C + j, so row 1 reads
+ * C+1 .. 2C there whatever sigma is; position C + j shows h(sigma(j)) with h = f o f, a
+ * permutation of S0, at sigma^-1(h(sigma(j))).  The smallest such text lays the cycles of h
+ * out by increasing length, each on consecutive positions (k -> k+1 -> ... -> k+L-1 -> k),
+ * and the orders reaching it are exactly the rotations of each cycle times the orders of the
+ * cycles of one length: all of them are recorded.  Return 1 when f does not swap the stacks
+ * (a grid with a repeat in a box: the caller searches positions), else 0 or a failure. */
+static int two_rows(Search *S, int t, int a, int b, const uint8_t *f)
+{
+    int n = S->n, C = S->C;
+    for (int c = 0; c < n; c++)
+        if (f[c] / C == c / C)
+            return 1;
+    for (int s0 = 0; s0 < 2; s0++) {
+        int base = s0 * C;
+        uint8_t h[MAX_SIDE], seen[MAX_SIDE] = {0};
+        for (int i = 0; i < C; i++)
+            h[i] = (uint8_t)(f[f[base + i]] - base);
+        /* cycles of h by increasing length (ties: by smallest element, any order would do) */
+        int ncyc = 0, cstart[MAX_SIDE], clen[MAX_SIDE];
+        for (int i = 0; i < C; i++) {
+            if (seen[i])
+                continue;
+            int L = 0;
+            for (int x = i; !seen[x]; x = h[x]) {
+                seen[x] = 1;
+                L++;
+            }
+            int k = ncyc++;
+            while (k > 0 && clen[k - 1] > L) {
+                cstart[k] = cstart[k - 1];
+                clen[k] = clen[k - 1];
+                k--;
+            }
+            cstart[k] = i;
+            clen[k] = L;
+        }
+        uint8_t text[MAX_SIDE];
+        for (int j = 0, k = 0; k < ncyc; k++) {
+            for (int i = 0; i < clen[k]; i++)
+                text[C + j + i] = (uint8_t)(j + (i + 1) % clen[k] + 1);
+            j += clen[k];
+        }
+        for (int j = 0; j < C; j++)
+            text[j] = (uint8_t)(C + j + 1);
+        int d = bytes_cmp(text, S->best, n);
+        if (d > 0)
+            continue;
+        if (d < 0) {
+            memcpy(S->best, text, (size_t)n);
+            S->cur.len = 0;
+        }
+        /* every optimal order: a rotation per cycle, an order per run of equal lengths */
+        uint8_t rot[MAX_SIDE] = {0}, perm[MAX_SIDE];
+        for (int k = 0; k < ncyc; k++)
+            perm[k] = (uint8_t)k;
+        for (;;) {
+            uint8_t col_at[MAX_SIDE];
+            for (int j = 0, k = 0; k < ncyc; k++) {
+                int cyc = perm[k], x = cstart[cyc];
+                for (int r = 0; r < rot[cyc]; r++)
+                    x = h[x];
+                for (int i = 0; i < clen[cyc]; i++, x = h[x]) {
+                    col_at[j + i] = (uint8_t)(base + x);
+                    col_at[C + j + i] = f[base + x];
+                }
+                j += clen[cyc];
+            }
+            int status = record_start(S, t, a, b, col_at);
+            if (status < 0)
+                return status;
+            /* next: rotations first (odometer), then orders inside each run of one length */
+            int k = ncyc - 1;
+            while (k >= 0 && ++rot[k] == clen[k])
+                rot[k--] = 0;
+            if (k >= 0)
+                continue;
+            int run_end = ncyc, advanced = 0;
+            while (run_end > 0 && !advanced) {
+                int run_start = run_end - 1;
+                while (run_start > 0 && clen[run_start - 1] == clen[run_end - 1])
+                    run_start--;
+                if (next_perm(perm + run_start, run_end - run_start))
+                    advanced = 1;
+                else
+                    run_end = run_start;
+            }
+            if (!advanced)
+                break;
+        }
+    }
+    return 0;
+}
+
 /* Rows 0 and 1 of a complete grid into S->cur.  Return 0, or OUT_OF_MEMORY / OUT_OF_STEPS. */
 static int grid_start(Search *S)
 {
@@ -714,6 +841,14 @@ static int grid_start(Search *S)
                     where[P.g[a * n + c]] = (uint8_t)c;
                 for (int c = 0; c < n; c++)
                     P.f[c] = where[P.g[b * n + c]];
+                if (R == 2 && S->cycles) {
+                    int status = two_rows(S, t, a, b, P.f);
+                    if (status <= 0) {
+                        if (status < 0)
+                            return status;
+                        continue;
+                    }
+                }
                 pair_dfs(&P, 0);
                 if (P.failed)
                     return P.failed;
@@ -726,10 +861,11 @@ static int grid_start(Search *S)
 
 /* Canonicalise the loaded input: on return S->cur holds the survivors.  Return 0, or
  * OUT_OF_MEMORY / OUT_OF_STEPS. */
-static int search_run(Search *S, int generic)
+static int search_run(Search *S, int generic, int cycles)
 {
     int k = 0, status;
     S->steps = 0;
+    S->cycles = cycles;
     if (!generic && is_complete(S)) {
         status = grid_start(S);
         S->steps = 0; /* the two searches have limits of their own */
@@ -915,11 +1051,12 @@ static PyObject *automorphisms(const Search *S)
 
 static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", NULL};
-    int br, bc, generic = 0;
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", NULL};
+    int br, bc, generic = 0, cycles = 1;
     Py_buffer buf;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|p:minlex", kwlist, &br, &bc, &buf, &generic))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|pp:minlex", kwlist, &br, &bc, &buf, &generic,
+                                     &cycles))
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
@@ -940,7 +1077,7 @@ static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
     int status;
     Py_BEGIN_ALLOW_THREADS;
     search_load(S, br, bc, buf.buf);
-    status = search_run(S, generic);
+    status = search_run(S, generic, cycles);
     Py_END_ALLOW_THREADS;
     if (status < 0) {
         search_failed(status, 0);
@@ -990,12 +1127,12 @@ done:
 
 static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", NULL};
-    int br, bc, generic = 0;
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", NULL};
+    int br, bc, generic = 0, cycles = 1;
     Py_buffer buf;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|p:minlex_many", kwlist, &br, &bc, &buf,
-                                     &generic))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|pp:minlex_many", kwlist, &br, &bc, &buf,
+                                     &generic, &cycles))
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
@@ -1025,7 +1162,7 @@ static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs
     Py_BEGIN_ALLOW_THREADS;
     for (; i < count; i++) {
         search_load(S, br, bc, cells + i * N);
-        status = search_run(S, generic);
+        status = search_run(S, generic, cycles);
         if (status < 0)
             break;
         finish(S, &S->cur.a[0], out + i * N);
@@ -1048,11 +1185,12 @@ done:
 static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
     {"minlex", (PyCFunction)(void (*)(void))py_minlex, METH_VARARGS | METH_KEYWORDS,
-     "minlex(box_rows, box_cols, cells, generic=False) -> Minlex\n\n"
+     "minlex(box_rows, box_cols, cells, generic=False, cycles=True) -> Minlex\n\n"
      "The canonical (minlex) form of one grid of n*n digit bytes (0 = empty), a map that gives\n"
-     "it, and the automorphism count.  generic=True: no special path for complete grids."},
+     "it, and the automorphism count.  generic=True: no special path for complete grids;\n"
+     "cycles=False: no cycle layout for boxes two rows tall (both for the tests)."},
     {"minlex_many", (PyCFunction)(void (*)(void))py_minlex_many, METH_VARARGS | METH_KEYWORDS,
-     "minlex_many(box_rows, box_cols, cells, generic=False) -> bytes\n\n"
+     "minlex_many(box_rows, box_cols, cells, generic=False, cycles=True) -> bytes\n\n"
      "The canonical forms of many grids of one shape given back to back, back to back."},
     {NULL, NULL, 0, NULL},
 };
