@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, Batch, _plan, orbits
+from sudokit.generator import _MAPS, SYMMETRIES, Batch, _plan, is_minimal, orbits, symmetry_of
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -39,6 +39,18 @@ def is_symmetric(grid: sudokit.Grid, symmetry: str) -> bool:
         if {f(c // n, c % n, n)[0] * n + f(c // n, c % n, n)[1] for c in clues} != clues:
             return False
     return True
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3)])
+@pytest.mark.parametrize("symmetry", ALL_SYMMETRIES)
+def test_symmetry_of_names_the_group_of_maps_a_pattern_keeps(shape: Shape, symmetry: str) -> None:
+    for seed in range(4):
+        p = generate(shape=shape, symmetry=symmetry, seed=seed)
+        found = symmetry_of(p.puzzle)
+        assert set(SYMMETRIES[found]) >= set(SYMMETRIES[symmetry])
+        kept = {name for name in SYMMETRIES if is_symmetric(p.puzzle, name)}
+        assert set(SYMMETRIES[found]) == {m for name in kept for m in SYMMETRIES[name]}
+        assert is_minimal(p.puzzle, p.solution) == p.minimal
 
 
 def without(cells: bytes, remove: tuple[int, ...] | list[int]) -> bytes:

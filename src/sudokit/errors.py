@@ -8,7 +8,10 @@ The tree::
     │   └── NotUniqueError             a puzzle with no solution or more than one, given where
     │                                  one solution is needed (rating, explaining, printing)
     ├── InvalidShapeError(ValueError)  a box shape sudokit cannot build (e.g. ``1x9``, ``9x9``)
-    └── GenerationError               a generator target could not be reached in its budget
+    ├── GenerationError               a generator target could not be reached in its budget
+    └── BankError                     a puzzle bank that cannot be opened or used: not a bank,
+                                       written by a newer sudokit, an unknown URL scheme, a
+                                       server that cannot be reached; the message names it
 
 Every message quotes the offending input (shortened when long) and, for text, the line and
 column or cell (``r5c3``) where the problem is.
@@ -17,6 +20,7 @@ column or cell (``r5c3``) where the problem is.
 from __future__ import annotations
 
 __all__ = [
+    "BankError",
     "GenerationError",
     "InvalidPuzzleError",
     "InvalidShapeError",
@@ -58,3 +62,8 @@ class GenerationError(SudokitError):
     def __init__(self, message: str, *, closest: object = None) -> None:
         super().__init__(message)
         self.closest = closest
+
+
+class BankError(SudokitError):
+    """A puzzle bank (:mod:`sudokit.bank`) that cannot be opened or used as asked; the message
+    names the bank (its path, or its URL without the password) and what is wrong."""

@@ -34,7 +34,7 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import _engine
@@ -52,7 +52,9 @@ __all__ = [
     "check_options",
     "generate",
     "generate_many",
+    "is_minimal",
     "orbits",
+    "symmetry_of",
 ]
 
 _Map = Callable[[int, int, int], tuple[int, int]]
@@ -123,6 +125,57 @@ def orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
         seen.update(orbit)
         out.append(tuple(orbit))
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _map_getters(shape: Shape) -> dict[str, Callable[[bytes], tuple[int, ...]]]:
+    """Per geometric map, a getter that reads a grid's cells in the order the map moves them."""
+    n = shape.n
+    out: dict[str, Callable[[bytes], tuple[int, ...]]] = {}
+    for name, f in _MAPS.items():
+        moved = [r * n + c for r, c in (f(cell // n, cell % n, n) for cell in range(shape.size))]
+        out[name] = itemgetter(*moved)
+    return out
+
+
+#: Bytes 1..255 to 1: a grid's cells as its clue pattern.
+_PATTERN = bytes([0] + [1] * 255)
+
+
+def symmetry_of(puzzle: Grid) -> str:
+    """The largest symmetry of :data:`SYMMETRIES` that the clue pattern of ``puzzle`` has.
+
+    The maps that leave a pattern unchanged form a group, and every subgroup of the square's
+    eight maps is one of :data:`SYMMETRIES`, so the answer is exact, never a choice.
+
+    >>> from sudokit import generate
+    >>> symmetry_of(generate(seed=1, symmetry="rot90").puzzle) in ("rot90", "full")
+    True
+    >>> symmetry_of(Grid(".1" + "." * 14)), symmetry_of(Grid("1" + "." * 15))
+    ('none', 'diagonal')
+    """
+    pattern = puzzle.cells.translate(_PATTERN)
+    same = tuple(pattern)
+    held = {name for name, get in _map_getters(puzzle.shape).items() if get(pattern) == same}
+    for name, group in sorted(SYMMETRIES.items(), key=lambda kv: -len(kv[1])):
+        if held.issuperset(group):
+            return name
+    return "none"  # pragma: no cover - the identity always holds
+
+
+def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
+    """Whether no single clue of ``puzzle`` (unique, with ``solution``) can go without losing
+    uniqueness; None when the engine's search budget for the shape ran out before deciding.
+
+    >>> p = generate(seed=3, symmetry="none")
+    >>> is_minimal(p.puzzle, p.solution), is_minimal(p.solution, p.solution)
+    (True, False)
+    """
+    shape = puzzle.shape
+    removable, unsure = _engine.removable(
+        shape.box_rows, shape.box_cols, puzzle.cells, solution.cells, _budget(shape), True
+    )
+    return False if removable else (None if unsure else True)
 
 
 @lru_cache(maxsize=64)
