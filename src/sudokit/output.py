@@ -25,10 +25,12 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._grid import Grid
 from ._shape import Shape
 from .difficulty import Rated
 from .formats import Record, read_puzzles
 from .generator import Batch, Generated
+from .rating import Rating
 
 __all__ = [
     "LABEL_FIELDS",
@@ -37,6 +39,7 @@ __all__ = [
     "Records",
     "ResumePoint",
     "csv_header",
+    "format_facts",
     "format_record",
     "format_records",
     "label_of",
@@ -83,51 +86,85 @@ def csv_header(*, with_solution: bool) -> str:
 
 def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str:
     """One generated puzzle as a record of format ``fmt``, ending in a newline."""
-    meta = (
-        f"index={g.index} seed={g.seed} shape={g.shape} symmetry={g.symmetry} clues={g.clues} "
-        f"minimal={_fact(g.minimal)} orbit_minimal={_fact(g.orbit_minimal)}"
-    )
+    facts: dict[str, object] = {
+        "index": g.index,
+        "seed": g.seed,
+        "shape": g.shape,
+        "symmetry": g.symmetry,
+        "clues": g.clues,
+        "minimal": g.minimal,
+        "orbit_minimal": g.orbit_minimal,
+    }
     r = g.rating if isinstance(g, Rated) else None
-    if r is not None:
-        meta += f" rating=ED={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f} level={r.level.name.lower()}"
-    if fmt == "line":
-        sol = f" {g.solution.to_line()}" if with_solution else ""
-        return f"{g.puzzle.to_line()}{sol} # {meta}\n"
-    if fmt == "grid":
-        sol = f"# solution\n{g.solution.to_pretty()}\n" if with_solution else ""
-        return f"# {meta}\n{g.puzzle.to_pretty()}\n{sol}\n"
+    return format_facts(g.puzzle, g.solution, facts, r, fmt, with_solution=with_solution)
+
+
+#: Facts that are yes, no or unknown (``?``); other facts that are None are left out.
+_YES_NO = ("minimal", "orbit_minimal")
+
+
+def format_facts(
+    puzzle: Grid,
+    solution: Grid,
+    facts: dict[str, object],
+    rating: Rating | None,
+    fmt: str,
+    *,
+    with_solution: bool = False,
+) -> str:
+    """A record of format ``fmt`` of a puzzle, the facts known of it (in the order given:
+    ``index``, ``seed``, ``shape``, ``symmetry``, ``clues``, ``minimal``, ``orbit_minimal``,
+    and others such as the bank's ``id``) and its rating, ending in a newline.
+
+    The one writer of records: :func:`format_record` (``sudokit generate``) and ``sudokit
+    bank query`` both write through it. A fact that is None is left out (``minimal`` and
+    ``orbit_minimal`` are written ``?``); csv has fixed columns, and a fact outside them is
+    not written there.
+    """
+    known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
+    if fmt in ("line", "grid"):
+        meta = " ".join(
+            f"{k}={_fact(v) if k in _YES_NO else v}"  # type: ignore[arg-type]
+            for k, v in known.items()
+        )
+        if rating is not None:
+            meta += (
+                f" rating=ED={rating.er:.1f}/{rating.ep:.1f}/{rating.ed:.1f}"
+                f" level={rating.level.name.lower()}"
+            )
+        if fmt == "line":
+            sol = f" {solution.to_line()}" if with_solution else ""
+            return f"{puzzle.to_line()}{sol} # {meta}\n"
+        sol = f"# solution\n{solution.to_pretty()}\n" if with_solution else ""
+        return f"# {meta}\n{puzzle.to_pretty()}\n{sol}\n"
     if fmt == "json":
-        obj: dict[str, object] = {
-            "index": g.index,
-            "seed": g.seed,
-            "shape": str(g.shape),
-            "symmetry": g.symmetry,
-            "clues": g.clues,
-            "minimal": g.minimal,
-            "orbit_minimal": g.orbit_minimal,
-            "puzzle": g.puzzle.to_line(),
-        }
-        if r is not None:
-            obj.update(er=r.er, ep=r.ep, ed=r.ed, level=r.level.name.lower(), hardest=r.hardest)
-            if r.hodoku is not None:
-                obj.update(hodoku_level=r.hodoku.level, hodoku_score=r.hodoku.score)
+        obj: dict[str, object] = {k: str(v) if k == "shape" else v for k, v in known.items()}
+        obj["puzzle"] = puzzle.to_line()
+        if rating is not None:
+            obj.update(
+                er=rating.er,
+                ep=rating.ep,
+                ed=rating.ed,
+                level=rating.level.name.lower(),
+                hardest=rating.hardest,
+            )
+            if rating.hodoku is not None:
+                obj.update(hodoku_level=rating.hodoku.level, hodoku_score=rating.hodoku.score)
         if with_solution:
-            obj["solution"] = g.solution.to_line()
+            obj["solution"] = solution.to_line()
         return json.dumps(obj) + "\n"
     if fmt == "csv":
+        r = rating
         row: list[object] = [
-            g.index,
-            g.seed,
-            g.shape,
-            g.symmetry,
-            g.clues,
-            _fact(g.minimal),
-            _fact(g.orbit_minimal),
+            *(
+                _fact(facts.get(k)) if k in _YES_NO else ("" if facts.get(k) is None else facts[k])  # type: ignore[arg-type]
+                for k in _CSV_FIELDS[:7]
+            ),
             *((r.er, r.ep, r.ed, r.level.name.lower()) if r is not None else ("", "", "", "")),
-            g.puzzle.to_line(),
+            puzzle.to_line(),
         ]
         if with_solution:
-            row.append(g.solution.to_line())
+            row.append(solution.to_line())
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerow(row)
         return buf.getvalue()
