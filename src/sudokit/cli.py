@@ -27,12 +27,12 @@ from contextlib import ExitStack, contextmanager
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from tqdm import tqdm
 
 from ._grid import Grid
-from ._parallel import default_jobs
+from ._parallel import default_jobs, ordered_map
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
 from .batch import solve_records
@@ -52,6 +52,8 @@ from .output import (
 )
 
 __all__ = ["SHAPES_HELP", "main"]
+
+T = TypeVar("T")
 
 SHAPES_HELP = (
     f"Shapes: boxes of ROWSxCOLS cells, each side at least 2, giving grids of side 4 to "
@@ -365,7 +367,136 @@ def _parser() -> argparse.ArgumentParser:
     )
     m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
     m.set_defaults(func=_html)
+    _bank_parser(sub, par)
     return p
+
+
+def _clues_arg(text: str) -> tuple[int, int]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low = int(lo)
+        high = int(hi) if sep else low
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected N or LO-HI like 22-26, got {text!r}") from None
+    if low > high:
+        raise argparse.ArgumentTypeError(f"empty range {text!r}")
+    return low, high
+
+
+def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:
+    db_help = (
+        "the bank: a SQLite file, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: "
+        "$SUDOKIT_DB, else sudokit.db in the working folder)"
+    )
+    k = sub.add_parser(
+        "bank",
+        help="keep puzzles in a bank (SQLite file or PostgreSQL) and serve them",
+        description="A bank of puzzles keyed by their canonical form, so an isomorph "
+        "(relabelled, rows or columns swapped, turned) is stored once. SQLite file by default, "
+        "PostgreSQL by URL. Schema, URLs and concurrency: docs/bank.md.",
+    )
+    k.add_argument("--db", help=db_help)
+    ks = k.add_subparsers(dest="bank_command", required=True, metavar="SUBCOMMAND")
+    db = argparse.ArgumentParser(add_help=False)
+    db.add_argument("--db", default=argparse.SUPPRESS, help=db_help)
+
+    a = ks.add_parser(
+        "add",
+        parents=[db, par["source"], par["jobs"]],
+        help="add puzzles from a file or stdin",
+        description="Add the puzzles of a file (any format sudokit reads) to the bank. "
+        "Puzzles without exactly one solution are refused; ratings that records state "
+        "(sudokit generate --rate, sudokit rate) are kept, others are computed; an isomorph "
+        "of a stored puzzle is a duplicate and is not stored again. Ends with a summary line "
+        "on stderr; the exit status is 1 when a line was bad or refused.",
+    )
+    a.add_argument(
+        "--batch", type=_positive, default=1000, help="puzzles a transaction (default 1000)"
+    )
+    a.add_argument(
+        "--rerate",
+        action="store_true",
+        help="rate every puzzle, also those whose records state a rating (then the bank "
+        "knows their whole technique path, for --require)",
+    )
+    a.add_argument("-q", "--quiet", action="store_true", help="do not list each duplicate")
+    a.set_defaults(func=_bank_add)
+
+    f = ks.add_parser(
+        "fill",
+        parents=[db, par["jobs"]],
+        help="generate puzzles of a target until the bank holds N more",
+        description="Generate puzzles of a difficulty target until N more of them are in the "
+        "bank (duplicates do not count). Resumable: the run's seed and progress are stored with "
+        "the puzzles, so the same command after an interruption goes on where it stopped.",
+    )
+    f.add_argument("-n", "--count", type=_positive, default=1, help="how many more (default 1)")
+    f.add_argument("--shape", type=_shape_arg, default=Shape(3, 3), help="box shape (3x3)")
+    f.add_argument(
+        "--symmetry", choices=[*SYMMETRIES, "random"], default="rot180", help="default rot180"
+    )
+    f.add_argument("--seed", type=int, help="seed (default: the run's, else random)")
+    f.add_argument("--timeout", type=float, default=60.0, help="seconds a puzzle (default 60)")
+    f.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
+    f.add_argument("--er", type=_range_arg, help="ER range, e.g. 6.5-8.0")
+    f.add_argument("--require", help="techniques the solve path must use, comma-separated")
+    f.set_defaults(func=_bank_fill)
+
+    filters = argparse.ArgumentParser(add_help=False)
+    filters.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
+    filters.add_argument("--er", type=_range_arg, help="ER range, e.g. 6.5-8.0")
+    filters.add_argument(
+        "--require",
+        action="append",
+        help="a technique (or group) the solve path uses; repeat or comma-separate for several",
+    )
+    filters.add_argument("--clues", type=_clues_arg, help="N or LO-HI clues")
+    filters.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 3x3")
+    filters.add_argument("--symmetry", choices=list(SYMMETRIES), help="of the shown pattern")
+    filters.add_argument("--limit", type=_positive, help="at most N puzzles")
+    filters.add_argument(
+        "--random", action="store_true", help="random puzzles (--limit of them, default 1)"
+    )
+    form = filters.add_mutually_exclusive_group()
+    form.add_argument(
+        "--isomorph",
+        action="store_true",
+        help="serve each puzzle as a random relabelled and transformed copy, never the stored text",
+    )
+    form.add_argument(
+        "--canonical", action="store_true", help="serve the canonical form (default: as added)"
+    )
+
+    q = ks.add_parser(
+        "query",
+        parents=[db, filters, par["output"]],
+        help="print stored puzzles that match filters",
+        description="Print the stored puzzles that match every filter given, as records of "
+        "the formats sudokit generate writes, in the order they were added (or at random).",
+    )
+    q.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    q.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+    q.set_defaults(func=_bank_query)
+
+    x = ks.add_parser(
+        "export",
+        parents=[db, filters],
+        help="print stored puzzles into a PDF book",
+        description="Lay out the stored puzzles that match the filters as a PDF book, as "
+        "sudokit pdf does.",
+    )
+    x.add_argument("--pdf", dest="book", required=True, metavar="BOOK", help="the PDF to write")
+    _book_options(x)
+    x.set_defaults(func=_bank_export)
+
+    t = ks.add_parser(
+        "stats",
+        parents=[db],
+        help="counts by shape, level, hardest technique and clues",
+        description="Count the stored puzzles by shape, level, hardest technique and clues.",
+    )
+    t.add_argument("--json", action="store_true", help="one JSON object")
+    t.set_defaults(func=_bank_stats)
 
 
 def _book_options(p: argparse.ArgumentParser) -> None:
@@ -839,6 +970,214 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
         raise _Fail(f"sudokit html: cannot write {args.page}: {e.strerror or e}") from None
     err.write(f"{args.page}: {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}\n")
     return status
+
+
+# The bank ---------------------------------------------------------------------------------------
+
+
+def _bank(args: argparse.Namespace) -> Any:
+    from .bank import Bank
+
+    target = args.db or os.environ.get("SUDOKIT_DB") or "sudokit.db"
+    try:
+        return Bank(target)
+    except SudokitError as e:
+        raise _Fail(f"sudokit bank: {e}") from None
+
+
+def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
+    from .bank import Refusal, prepare_many, read_pending
+
+    source = _source(args)
+    jobs = args.jobs or default_jobs()
+    refused = added = duplicates = 0
+    with ExitStack() as stack:
+        bank = stack.enter_context(_bank(args))
+        bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
+        # A task is one puzzle in this process (a slow input, such as a pipe, is stored as
+        # it comes), a chunk of them for worker processes.
+        tasks = _chunked(_readable(read_pending(source), source), 1 if jobs == 1 else 64)
+        work = partial(prepare_many, rerate=args.rerate)
+
+        def entries() -> Iterator[Any]:
+            nonlocal refused
+            for done in ordered_map(work, tasks, jobs=jobs):
+                for item in done:
+                    if isinstance(item, Refusal):
+                        err.write(f"{item.message}\n")
+                        refused += 1
+                        bar.update(1)
+                    else:
+                        yield item
+
+        for outcome in bank.add(entries(), batch=args.batch):
+            bar.update(1)
+            if outcome.new:
+                added += 1
+                continue
+            duplicates += 1
+            if not args.quiet:
+                where, _, line = outcome.entry.source.rpartition(":")
+                err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
+    err.write(f"{bank.name}: added {added}, duplicates {duplicates}, refused {refused}\n")
+    return 1 if refused else 0
+
+
+def _readable(items: Iterator[T], source: PuzzleSource) -> Iterator[T]:
+    """``items``, with a file that cannot be read made a failure (exit 1)."""
+    try:
+        first = next(items, None)
+    except OSError as e:
+        raise _Fail(f"sudokit: cannot read {source.source}: {e.strerror or e}") from None
+    if first is not None:
+        yield first
+        yield from items
+
+
+def _chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
+    new = duplicates = 0
+    with ExitStack() as stack:
+        bank = stack.enter_context(_bank(args))
+        bar = stack.enter_context(_progress(args.count, 0, err))
+        try:
+            for outcome in bank.fill(
+                args.count,
+                shape=args.shape,
+                symmetry=args.symmetry,
+                level=args.level,
+                rating=args.er,
+                require=_split(args.require),
+                seed=args.seed,
+                jobs=args.jobs or default_jobs(),
+                timeout=args.timeout,
+            ):
+                if outcome.new:
+                    new += 1
+                    bar.update(1)
+                else:
+                    duplicates += 1
+        except ValueError as e:
+            raise _Fail(f"sudokit bank fill: error: {e}", 2) from None
+        except GenerationError as e:
+            err.write(f"{bank.name}: added {new}, duplicates {duplicates}\n")
+            raise _Fail(f"sudokit bank fill: {e}") from None
+    err.write(f"{bank.name}: added {new}, duplicates {duplicates}\n")
+    return 0
+
+
+def _bank_filters(args: argparse.Namespace) -> Any:
+    from .bank import Filters
+    from .rating import Level
+
+    require = tuple(name for text in args.require or () for name in _split(text) or ())
+    try:
+        return Filters(
+            level=Level.parse(args.level) if args.level else None,
+            er=args.er,
+            require=require,
+            clues=args.clues,
+            shape=args.shape,
+            symmetry=args.symmetry,
+        )
+    except ValueError as e:
+        raise _Fail(f"sudokit bank {args.bank_command}: error: {e}", 2) from None
+
+
+def _bank_served(args: argparse.Namespace) -> list[tuple[Any, Grid, Grid, dict[str, object]]]:
+    """Each stored puzzle the filters select, as served: (stored, puzzle, solution, facts)."""
+    import random
+
+    from .generator import symmetry_of
+
+    filters = _bank_filters(args)
+    rng = random.Random(int.from_bytes(os.urandom(16), "little"))
+    with _bank(args) as bank:
+        found = bank.query(filters, limit=args.limit, randomly=args.random, rng=rng)
+    served = []
+    for s in found:
+        facts: dict[str, object]
+        if args.isomorph:  # no id, seed or index: nothing leads back to the stored text
+            puzzle, solution = s.isomorph(rng)
+            facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
+        elif args.canonical:
+            puzzle, solution = s.puzzle, s.solution
+            facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
+        else:
+            puzzle, solution = s.shown, s.shown_solution()
+            facts = {"index": s.index, "seed": s.seed, "shape": s.shape, "symmetry": s.symmetry}
+        facts.update(clues=puzzle.clue_count, minimal=s.minimal)
+        if not args.isomorph:
+            facts["id"] = s.id
+        served.append((s, puzzle, solution, facts))
+    return served
+
+
+def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
+    from .output import format_facts
+
+    served = _bank_served(args)
+    with _output(args.output) as out:
+        if args.format == "csv":
+            out.write(csv_header(with_solution=args.with_solution))
+        for s, puzzle, solution, facts in served:
+            out.write(
+                format_facts(
+                    puzzle, solution, facts, s.rating, args.format, with_solution=args.with_solution
+                )
+            )
+    return 0
+
+
+def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
+    from .output import LABEL_FIELDS, Label
+
+    items = []
+    for s, puzzle, _, facts in _bank_served(args):
+        seed, index = facts.get("seed"), facts.get("index")
+        label = Label(
+            level=str(s.rating.level),
+            er=s.rating.er,
+            seed=seed if isinstance(seed, int) else None,
+            index=index if isinstance(index, int) else None,
+        )
+        items.append((puzzle, label))
+    if not items:
+        raise _Fail("sudokit bank export: no stored puzzle matches the filters; no book written")
+    return _write_book(
+        items,
+        args.book,
+        err,
+        "bank export",
+        per_page=args.per_page,
+        page_size=args.page_size,
+        title=args.title,
+        solutions=not args.no_solutions,
+        explain=args.explain,
+        pencil_marks=args.pencil_marks,
+        labels=("number",) if args.no_labels else LABEL_FIELDS,
+    )
+
+
+def _bank_stats(args: argparse.Namespace, err: TextIO) -> int:
+    with _bank(args) as bank:
+        stats = bank.stats()
+    if args.json:
+        sys.stdout.write(json.dumps(stats) + "\n")
+        return 0
+    sys.stdout.write(f"{bank.name}: {stats['puzzles']} puzzles\n")
+    for name in ("shape", "level", "hardest", "clues"):
+        sys.stdout.write(f"\nby {name}:\n")
+        counts = stats[name]
+        width = max((len(str(k)) for k in counts), default=0)
+        for key, value in counts.items():
+            sys.stdout.write(f"  {str(key).ljust(width)}  {value}\n")
+    return 0
 
 
 # Entry point -----------------------------------------------------------------------------------

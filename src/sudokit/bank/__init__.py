@@ -1,0 +1,517 @@
+"""The puzzle bank: puzzles keyed by their canonical id, in a SQLite file or a PostgreSQL
+database, through one SQLAlchemy Core code path.
+
+Terms:
+
+- The **canonical id** (:func:`sudokit.canon.canonical_id`) is the same for every isomorph of
+  a puzzle (relabelled, rows and columns permuted within bands and stacks, transposed), so a
+  puzzle is stored once whatever form it comes in; the bank keeps the canonical form, its
+  solution, and the **shown** form, as the puzzle came in (a generator's symmetric pattern).
+- Writes are **idempotent** by that id (``INSERT … ON CONFLICT DO NOTHING``), in batched
+  transactions: two writers, a retried batch, a rerun after a kill all end with the union.
+- A **random pick** draws ``r`` in [0, 1) and takes the first puzzle at or after ``r`` in the
+  random ``rkey`` order that matches the filters (wrapping around): one index range scan,
+  fast on millions of rows (``ORDER BY random()`` reads them all).
+- A **run** is a ``bank fill`` with given options: the ``runs`` table keeps its seed and the
+  next index to make, updated in the same transaction as the puzzles, so a rerun after a kill
+  goes on where the last commit left off.
+
+The schema, the URLs and the concurrency guarantees: ``docs/bank.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from .. import generator
+from .._grid import Grid
+from .._shape import Shape
+from ..canon import Transform
+from ..difficulty import Difficulty, RateAll, Rated, rated, target
+from ..engine import unique_solution
+from ..errors import BankError
+from ..formats import parse_grid
+from ..generator import Generated
+from ..logic import select
+from ..rating import Level, Rating, hodoku, rate
+from ._entries import (
+    Entry,
+    Pending,
+    Refusal,
+    Stated,
+    entry_of,
+    from_generated,
+    prepare,
+    prepare_many,
+    read_pending,
+)
+from ._schema import SCHEMA_VERSION, open_engine, puzzles, runs, techniques, writing
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Added",
+    "Bank",
+    "BankError",
+    "Entry",
+    "Filters",
+    "Pending",
+    "Refusal",
+    "Stated",
+    "Stored",
+    "entry_of",
+    "from_generated",
+    "prepare",
+    "prepare_many",
+    "read_pending",
+    "step_names",
+]
+
+
+def step_names(name: str) -> frozenset[str]:
+    """The step names that count for technique (or group) ``name`` in ``--require``.
+    Raises ValueError for an unknown name."""
+    chosen = select([name])
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    names = {key}
+    for t in chosen:
+        if key == t.slug or key in t.groups:
+            names.update(t.step_names)
+    return frozenset(names)
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What ``bank query`` selects; every filter given must hold."""
+
+    level: Level | None = None
+    er: tuple[float, float] | None = None
+    require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
+    clues: tuple[int, int] | None = None
+    shape: Shape | None = None
+    symmetry: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in self.require:
+            step_names(name)  # ValueError for an unknown technique, at once
+        if self.symmetry is not None and self.symmetry not in generator.SYMMETRIES:
+            raise ValueError(
+                f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
+            )
+
+    def where(self) -> list[sa.ColumnElement[bool]]:
+        p = puzzles.c
+        out: list[sa.ColumnElement[bool]] = []
+        if self.level is not None:
+            out.append(p.level == str(self.level))
+        if self.er is not None:
+            out.append(p.er.between(self.er[0], self.er[1]))
+        if self.clues is not None:
+            out.append(p.clues.between(self.clues[0], self.clues[1]))
+        if self.shape is not None:
+            out.append(p.shape == str(self.shape))
+        if self.symmetry is not None:
+            out.append(p.symmetry == self.symmetry)
+        for name in self.require:
+            used = sa.select(techniques.c.id).where(
+                techniques.c.id == p.id, techniques.c.technique.in_(sorted(step_names(name)))
+            )
+            out.append(used.exists())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A puzzle read back from the bank."""
+
+    id: str
+    shape: Shape
+    puzzle: Grid  # canonical form
+    solution: Grid  # of the canonical form
+    shown: Grid  # as it came in
+    symmetry: str  # of the shown form
+    minimal: bool | None
+    rating: Rating  # no steps; hardest None when the record that brought it did not say
+    techniques: tuple[str, ...] | None  # None: path not known
+    source: str
+    seed: int | None
+    index: int | None
+    added: datetime
+
+    def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
+        """A random relabelled and transformed copy of the puzzle and its solution, never
+        equal to the stored texts unless the puzzle has no other form."""
+        for _ in range(20):
+            t = Transform.random(self.shape, rng)
+            copy = t.apply(self.shown)
+            if copy not in (self.shown, self.puzzle):
+                break
+        return copy, t.apply(self.shown_solution())
+
+    def shown_solution(self) -> Grid:
+        """The solution in the shown form's coordinates."""
+        return unique_solution(self.shown)
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What became of an entry given to :meth:`Bank.add`: ``new`` False for a duplicate (an
+    isomorph of it was stored already, or came earlier in the same input)."""
+
+    entry: Entry
+    new: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Banked(Rated):
+    """A generated puzzle rated by ``bank fill``, with the techniques of its SE path."""
+
+    techniques: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class _KeepPath:
+    """An acceptance (see :class:`sudokit.generator.Acceptance`) wrapping a difficulty target
+    that keeps what the bank stores of each accepted puzzle: the techniques of its path and
+    its HoDoKu grade (the difficulty layer drops the steps once it has judged)."""
+
+    inner: Difficulty | RateAll
+
+    @property
+    def logic(self) -> int:
+        return self.inner.logic
+
+    def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
+        if isinstance(self.inner, Difficulty):
+            ok, rating, gap = self.inner.check(found.puzzle, deadline)
+        else:
+            ok, rating, gap = True, rate(found.puzzle, deadline=deadline), 0.0
+        if not ok:
+            return gap, rated(found, rating)
+        used = tuple(sorted({s.technique for s in rating.steps}))
+        if rating.hodoku is None:
+            rating = replace(rating, hodoku=hodoku(found.puzzle))
+        facts = {f.name: getattr(found, f.name) for f in fields(Generated)}
+        return 0.0, Banked(**facts, rating=replace(rating, steps=()), techniques=used)
+
+    def describe(self) -> str:
+        return self.inner.describe()
+
+    def summary(self, found: Generated) -> str:
+        return self.inner.summary(found)
+
+
+def _entries_of(batch: list[Generated]) -> list[Entry]:
+    """A chunk of generated puzzles as entries (in the worker that made them)."""
+    return [
+        from_generated(g, g.techniques if isinstance(g, Banked) else None)
+        for g in batch
+        if isinstance(g, Rated)
+    ]
+
+
+def _row_rng() -> random.Random:
+    return random.Random(int.from_bytes(os.urandom(16), "little"))
+
+
+@dataclass
+class Bank:
+    """A puzzle bank: a SQLite file (a path) or a PostgreSQL database (``postgresql://…``).
+
+    Opening checks the schema: an empty database gets one, an older one is upgraded, a newer
+    one or a database that is not a bank is refused (:class:`BankError`) before anything is
+    written.
+    """
+
+    target: str | Path
+    name: str = field(init=False)
+    dialect: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._engine, self.name = open_engine(self.target)
+        self.dialect = self._engine.dialect.name
+        self._rng = _row_rng()
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Bank:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _insert(self, table: sa.Table) -> Any:
+        module: Any = postgresql if self.dialect == "postgresql" else sqlite
+        return module.insert(table)
+
+    # Writing ---------------------------------------------------------------------------------
+
+    def add(
+        self, entries: Iterable[Entry], *, batch: int = 1000, max_delay: float = 1.0
+    ) -> Iterator[Added]:
+        """Store ``entries``, ``batch`` to a transaction (sooner when the first entry of a
+        batch has waited ``max_delay`` seconds for the rest), yielding what became of each,
+        in order, as its transaction commits."""
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, got {batch}")
+        pending: list[Entry] = []
+        since = 0.0
+        for e in entries:
+            if not pending:
+                since = time.monotonic()
+            pending.append(e)
+            if len(pending) >= batch or time.monotonic() - since >= max_delay:
+                yield from self._write(pending)
+                pending = []
+        if pending:
+            yield from self._write(pending)
+
+    def _write(
+        self, entries: Sequence[Entry], run: tuple[str, int, int] | None = None
+    ) -> list[Added]:
+        """One transaction: the entries that are new, their techniques, and a run's progress
+        (key, seed, next index) when given."""
+        first: dict[str, Entry] = {}
+        for e in entries:
+            first.setdefault(e.id, e)
+        now = datetime.now(UTC)
+        rows = []
+        for e in sorted(first.values(), key=lambda e: e.id):  # one lock order: no deadlock
+            row = e.row()
+            row.update(added=now, rkey=self._rng.random())
+            rows.append(row)
+        with writing(self._engine) as conn, conn.begin():
+            new: set[str] = set()
+            if rows:
+                stmt = self._insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
+                new = set(conn.execute(stmt.returning(puzzles.c.id), rows).scalars())
+            paths = [
+                {"id": i, "technique": t}
+                for i in sorted(new)
+                for t in sorted(set(first[i].techniques or ()))
+            ]
+            if paths:
+                conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
+            if run is not None:
+                self._advance(conn, *run)
+        out = []
+        for e in entries:
+            fresh = e.id in new and first.get(e.id) is e
+            out.append(Added(e, fresh))
+        return out
+
+    def _advance(self, conn: Connection, key: str, seed: int, next_index: int) -> None:
+        ins = self._insert(runs).values(
+            key=key, seed=str(seed), next_index=next_index, updated=datetime.now(UTC)
+        )
+        later = sa.case(
+            (runs.c.next_index > ins.excluded.next_index, runs.c.next_index),
+            else_=ins.excluded.next_index,
+        )
+        conn.execute(
+            ins.on_conflict_do_update(
+                index_elements=["key"], set_={"next_index": later, "updated": ins.excluded.updated}
+            )
+        )
+
+    def run_state(self, key: str) -> tuple[int, int] | None:
+        """The (seed, next index) of the run ``key``, if one was recorded."""
+        with self._engine.connect() as conn:
+            row = conn.execute(
+                sa.select(runs.c.seed, runs.c.next_index).where(runs.c.key == key)
+            ).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def fill(
+        self,
+        count: int,
+        *,
+        shape: Shape | None = None,
+        symmetry: str = "rot180",
+        level: Level | str | None = None,
+        rating: tuple[float, float] | None = None,
+        require: Sequence[str] | None = None,
+        seed: int | None = None,
+        jobs: int = 1,
+        timeout: float | None = 60.0,
+    ) -> Iterator[Added]:
+        """Generate puzzles of the target (see :func:`sudokit.difficulty.generate`) until
+        ``count`` of them were new to the bank, yielding what became of each one made.
+
+        Resumable: the run's seed and next index are stored with each transaction (the run
+        is keyed by the options, and the seed when given), so calling it again with the same
+        options goes on from the last commit instead of making the same puzzles again.
+        Raises ValueError for targets no puzzle can meet, GenerationError when one puzzle
+        cannot be found within ``timeout``.
+        """
+        shape = shape or Shape(3, 3)
+        if count < 1:
+            raise ValueError(f"count must be at least 1, got {count}")
+        accept = target(level=level, rating=rating, require=require, with_rating=True)
+        assert accept is not None  # with_rating=True: never None
+        generator.check_options(shape, symmetry, None, None, timeout)
+        key = run_key(shape, symmetry, level, rating, require, seed)
+        state = self.run_state(key)
+        start = 0
+        if state is not None:
+            seed, start = state
+        elif seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        stream = generator.generate_many(
+            (1 << 62) - start,
+            shape=shape,
+            symmetry=symmetry,
+            seed=seed,
+            start=start,
+            jobs=jobs,
+            timeout=timeout,
+            accept=_KeepPath(accept),
+        )
+        new = 0
+        try:
+            for entries in stream.rendered(_entries_of):
+                # Near the end, one puzzle a transaction: exactly ``count`` new ones.
+                groups = [entries] if count - new >= len(entries) else [[e] for e in entries]
+                for group in groups:
+                    if new >= count:
+                        return
+                    assert group[-1].index is not None  # every generated entry has one
+                    for added in self._write(group, run=(key, seed, group[-1].index + 1)):
+                        new += added.new
+                        yield added
+                if new >= count:
+                    return
+        finally:
+            stream.close()
+
+    # Reading ---------------------------------------------------------------------------------
+
+    def count(self, filters: Filters | None = None) -> int:
+        """How many stored puzzles match ``filters``."""
+        stmt = (
+            sa.select(sa.func.count()).select_from(puzzles).where(*(filters or Filters()).where())
+        )
+        with self._engine.connect() as conn:
+            return int(conn.execute(stmt).scalar_one())
+
+    def query(
+        self,
+        filters: Filters | None = None,
+        *,
+        limit: int | None = None,
+        randomly: bool = False,
+        rng: random.Random | None = None,
+    ) -> list[Stored]:
+        """The stored puzzles that match ``filters``: in the order they were added, or with
+        ``randomly`` a random run of ``limit`` of them (see the module's random pick)."""
+        where = (filters or Filters()).where()
+        base = sa.select(puzzles).where(*where)
+        with self._engine.connect() as conn:
+            if not randomly:
+                stmt = base.order_by(puzzles.c.added, puzzles.c.id)
+                rows = list(conn.execute(stmt if limit is None else stmt.limit(limit)))
+            else:
+                want = 1 if limit is None else limit
+                r = (rng or self._rng).random()
+                ordered = base.order_by(puzzles.c.rkey)
+                rows = list(conn.execute(ordered.where(puzzles.c.rkey >= r).limit(want)))
+                if len(rows) < want:
+                    wrap = ordered.where(puzzles.c.rkey < r).limit(want - len(rows))
+                    rows += list(conn.execute(wrap))
+            paths = self._paths(conn, [row.id for row in rows if row.path_known])
+        return [_stored(row, paths.get(row.id, ())) for row in rows]
+
+    def _paths(self, conn: Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:
+        out: dict[str, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            stmt = sa.select(techniques.c.id, techniques.c.technique).where(
+                techniques.c.id.in_(chunk)
+            )
+            for i, t in conn.execute(stmt):
+                out.setdefault(i, []).append(t)
+        return {i: tuple(sorted(ts)) for i, ts in out.items()}
+
+    def stats(self) -> dict[str, Any]:
+        """Counts of the stored puzzles: in all, and by shape, level, hardest technique and
+        clue count (levels in order of difficulty, the rest by count, then name)."""
+        p = puzzles.c
+        out: dict[str, Any] = {}
+        with self._engine.connect() as conn:
+            out["puzzles"] = int(
+                conn.execute(sa.select(sa.func.count()).select_from(puzzles)).scalar_one()
+            )
+            for name, col in (
+                ("shape", p.shape),
+                ("level", p.level),
+                ("hardest", p.hardest),
+                ("clues", p.clues),
+            ):
+                stmt = sa.select(col, sa.func.count()).group_by(col)
+                counts = {("unknown" if k is None else k): int(v) for k, v in conn.execute(stmt)}
+                if name == "level":
+                    order = [str(lv) for lv in Level]
+                    out[name] = {k: counts[k] for k in order if k in counts}
+                elif name == "clues":
+                    out[name] = {str(k): counts[k] for k in sorted(counts)}
+                else:
+                    out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
+        return out
+
+
+def run_key(
+    shape: Shape,
+    symmetry: str,
+    level: Level | str | None,
+    rating: tuple[float, float] | None,
+    require: Sequence[str] | None,
+    seed: int | None,
+) -> str:
+    """The ``runs`` key of a fill's options (and its seed when one was given)."""
+    parts = [f"shape={shape}", f"symmetry={symmetry}"]
+    if level is not None:
+        parts.append(f"level={Level.parse(str(level)) if isinstance(level, str) else level}")
+    if rating is not None:
+        parts.append(f"er={rating[0]:g}-{rating[1]:g}")
+    if require:
+        parts.append("require=" + ",".join(sorted(r.strip().lower() for r in require)))
+    if seed is not None:
+        parts.append(f"seed={seed}")
+    return " ".join(parts)
+
+
+def _stored(row: Any, path: tuple[str, ...]) -> Stored:
+    shape = Shape.parse(row.shape)
+    grade = None
+    if row.hodoku_level is not None and row.hodoku_score is not None:
+        from ..logic.hodoku import HodokuGrade
+
+        grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
+    rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
+    added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
+    return Stored(
+        id=row.id,
+        shape=shape,
+        puzzle=parse_grid(row.puzzle, shape=shape),
+        solution=parse_grid(row.solution, shape=shape),
+        shown=parse_grid(row.shown, shape=shape),
+        symmetry=row.symmetry,
+        minimal=row.minimal,
+        rating=rating,
+        techniques=path if row.path_known else None,
+        source=row.source,
+        seed=int(row.seed) if row.seed is not None else None,
+        index=row.seq,
+        added=added,
+    )
