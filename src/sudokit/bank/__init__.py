@@ -283,8 +283,10 @@ class Bank:
         """One transaction: the entries that are new, their techniques, and a run's progress
         (key, seed, next index) when given."""
         first: dict[str, Entry] = {}
-        for e in entries:
+        at: dict[str, int] = {}  # where each id first comes: later ones are duplicates
+        for i, e in enumerate(entries):
             first.setdefault(e.id, e)
+            at.setdefault(e.id, i)
         now = datetime.now(UTC)
         rows = []
         for e in sorted(first.values(), key=lambda e: e.id):  # one lock order: no deadlock
@@ -305,11 +307,7 @@ class Bank:
                 conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
             if run is not None:
                 self._advance(conn, *run)
-        out = []
-        for e in entries:
-            fresh = e.id in new and first.get(e.id) is e
-            out.append(Added(e, fresh))
-        return out
+        return [Added(e, e.id in new and at[e.id] == i) for i, e in enumerate(entries)]
 
     def _advance(self, conn: Connection, key: str, seed: int, next_index: int) -> None:
         ins = self._insert(runs).values(

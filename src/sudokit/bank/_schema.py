@@ -262,7 +262,7 @@ def _version(conn: Connection, name: str) -> int | None:
             f"{name} is not a sudokit bank: it holds other tables ({listed}) and no sudokit "
             "meta table; give a new file or an empty database"
         )
-    rows = dict(conn.execute(sa.select(meta.c.key, meta.c.value)).tuples().all())
+    rows = {str(k): str(v) for k, v in conn.execute(sa.select(meta.c.key, meta.c.value))}
     if rows.get("application") != APPLICATION or "schema" not in rows:
         raise BankError(f"{name} is not a sudokit bank: its meta table is not sudokit's")
     try:
