@@ -19,7 +19,7 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from .._grid import Grid
 from ..canon import canonical, canonical_id
@@ -75,13 +75,27 @@ class Entry:
 
     def row(self) -> dict[str, object]:
         """The ``puzzles`` columns this entry fills (not ``added`` and ``rkey``)."""
-        out = {f.name: getattr(self, f.name) for f in fields(Entry)}
-        del out["techniques"], out["index"]
-        out["seq"] = self.index
-        out["seed"] = None if self.seed is None else str(self.seed)
-        out["level"] = str(self.level)
-        out["path_known"] = self.techniques is not None
-        return out
+        return {
+            "id": self.id,
+            "shape": self.shape,
+            "puzzle": self.puzzle,
+            "solution": self.solution,
+            "shown": self.shown,
+            "clues": self.clues,
+            "symmetry": self.symmetry,
+            "minimal": self.minimal,
+            "er": self.er,
+            "ep": self.ep,
+            "ed": self.ed,
+            "level": str(self.level),
+            "hodoku_level": self.hodoku_level,
+            "hodoku_score": self.hodoku_score,
+            "hardest": self.hardest,
+            "path_known": self.techniques is not None,
+            "source": self.source,
+            "seed": None if self.seed is None else str(self.seed),
+            "seq": self.index,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,12 +119,27 @@ class Stated:
 
 @dataclass(frozen=True, slots=True)
 class Pending:
-    """A puzzle read from ``where`` (``FILE:LINE``), with what its record states."""
+    """A puzzle read from ``where`` (``FILE:LINE``): its record, and its csv row by column
+    name when it has one (what they state is read where the puzzle is prepared, in a worker
+    process when there are several)."""
 
-    grid: Grid
+    record: Record
     where: str
-    line: int
-    stated: Stated
+    row: dict[str, str] | None = None
+
+    @property
+    def grid(self) -> Grid:
+        if self.record.grid is None:
+            raise ValueError(f"{self.where}: no puzzle to store")
+        return self.record.grid
+
+    @property
+    def line(self) -> int:
+        return self.record.line
+
+    @property
+    def stated(self) -> Stated:
+        return stated_of(self.record, self.row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +255,7 @@ def read_pending(source: PuzzleSource) -> Iterator[Pending | Record]:
                 if len(values) == len(tee.columns):
                     row = dict(zip(tee.columns, values, strict=True))
             tee.forget_before(rec.line)
-            yield Pending(rec.grid, f"{source.name}:{rec.line}", rec.line, stated_of(rec, row))
+            yield Pending(rec, f"{source.name}:{rec.line}", row)
 
 
 def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> Entry:

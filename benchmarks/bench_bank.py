@@ -1,0 +1,261 @@
+"""The puzzle bank's speed, printed as JSON lines.
+
+    python benchmarks/bench_bank.py                     # SQLite, and PostgreSQL if it starts
+    python benchmarks/bench_bank.py --quick             # smaller counts
+    python benchmarks/bench_bank.py --postgres URL      # an existing (empty) database
+
+Records:
+
+- ``add``: ``sudokit bank add`` of pre-rated records (``sudokit generate --rate`` lines, made
+  once and kept in ``benchmarks/results/``): puzzles per second of the library path (read,
+  check, canonical form, store) and of the whole CLI process, with one job and every core.
+- ``pick``: a bank of ``--rows`` puzzles (default 1,000,000) asked for one random puzzle of a
+  level. The first rows are real; the rest are copies made by an INSERT ... SELECT that gives
+  each copy a new id (the real id and a suffix) and a new random key: synthetic rows, so only
+  the query's speed is measured here, not their content. Reports the library call
+  (``Bank.query(..., randomly=True, limit=1)``), the SQL query alone, and the whole
+  ``sudokit bank query --random`` process, in milliseconds (median of many).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from sudokit._parallel import default_jobs
+from sudokit.bank import Bank, Entry, Filters, prepare_many, read_pending
+from sudokit.bank._schema import puzzles
+from sudokit.formats import PuzzleSource
+from sudokit.rating import Level
+
+from common import emit, machine
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def rated_input(count: int) -> Path:
+    """A file of ``count`` pre-rated puzzle records, made once."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"rated-{count}.txt"
+    if not path.exists():
+        part = path.with_suffix(".part")
+        cmd = [sys.executable, "-m", "sudokit", "generate", "-n", str(count), "--rate"]
+        subprocess.run([*cmd, "--seed", "2026", "-o", str(part)], check=True)
+        part.rename(path)
+    return path
+
+
+def bench_add(url: str, backend: str, path: Path, count: int) -> None:
+    # The library path in this process: read, prepare (check, canonical form), store.
+    with _fresh(url, backend) as target:
+        t = time.perf_counter()
+        items = list(read_pending(PuzzleSource(str(path))))
+        t_read = time.perf_counter() - t
+        t = time.perf_counter()
+        entries = [e for e in prepare_many(items) if isinstance(e, Entry)]
+        t_prepare = time.perf_counter() - t
+        with Bank(target) as bank:
+            t = time.perf_counter()
+            added = sum(a.new for a in bank.add(entries))
+            t_store = time.perf_counter() - t
+        total = t_read + t_prepare + t_store
+        emit(
+            {
+                "bench": "bank-add",
+                "backend": backend,
+                "where": "library, one process",
+                "puzzles": count,
+                "added": added,
+                "per_second": round(count / total),
+                "us_read": round(1e6 * t_read / count, 1),
+                "us_prepare": round(1e6 * t_prepare / count, 1),
+                "us_store": round(1e6 * t_store / count, 1),
+            }
+        )
+    for jobs in sorted({1, default_jobs()}):
+        with _fresh(url, backend) as target:
+            cmd = [sys.executable, "-m", "sudokit", "bank", "--db", target, "add", str(path)]
+            t = time.perf_counter()
+            run = subprocess.run([*cmd, "-q", "-j", str(jobs)], capture_output=True, text=True)
+            seconds = time.perf_counter() - t
+            if run.returncode != 0:
+                raise SystemExit(run.stderr)
+            emit(
+                {
+                    "bench": "bank-add",
+                    "backend": backend,
+                    "where": "sudokit bank add, whole process",
+                    "jobs": jobs,
+                    "puzzles": count,
+                    "seconds": round(seconds, 3),
+                    "per_second": round(count / seconds),
+                    "summary": run.stderr.strip().splitlines()[-1],
+                }
+            )
+
+
+_counter = iter(range(1_000_000))
+
+
+@contextlib.contextmanager
+def _fresh(url: str, backend: str) -> Iterator[str]:
+    """An empty bank to write to: a new SQLite file, or a new PostgreSQL database."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as d:
+            yield str(Path(d) / "bank.db")
+        return
+    import psycopg
+
+    name = f"bench_{next(_counter)}"
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def bench_pick(url: str, backend: str, path: Path, rows: int) -> None:
+    with _fresh(url, backend) as target:
+        with Bank(target) as bank:
+            made = prepare_many(list(read_pending(PuzzleSource(str(path)))))
+            list(bank.add(e for e in made if isinstance(e, Entry)))
+            real = bank.count()
+        engine = (
+            sa.create_engine(f"sqlite:///{target}")
+            if backend == "sqlite"
+            else sa.create_engine(target.replace("postgresql://", "postgresql+psycopg://", 1))
+        )
+        t = time.perf_counter()
+        _grow(engine, backend, real, rows)
+        built = time.perf_counter() - t
+        with Bank(target) as bank:
+            total = bank.count()
+            level = Filters(level=Level.HARD)
+            calls = []
+            for _ in range(300):
+                t = time.perf_counter()
+                found = bank.query(level, randomly=True, limit=1)
+                calls.append(time.perf_counter() - t)
+                assert found and found[0].rating.level == Level.HARD
+        sql = (
+            sa.select(puzzles)
+            .where(puzzles.c.level == "hard", puzzles.c.rkey >= sa.bindparam("r"))
+            .order_by(puzzles.c.rkey)
+            .limit(1)
+        )
+        queries = []
+        import random
+
+        rng = random.Random(1)
+        with engine.connect() as conn:
+            for _ in range(300):
+                t = time.perf_counter()
+                conn.execute(sql, {"r": rng.random()}).first()
+                queries.append(time.perf_counter() - t)
+        engine.dispose()
+        cli = []
+        cmd = [sys.executable, "-m", "sudokit", "bank", "--db", target, "query"]
+        for _ in range(5):
+            t = time.perf_counter()
+            subprocess.run(
+                [*cmd, "--level", "hard", "--random", "--limit", "1"],
+                check=True,
+                capture_output=True,
+            )
+            cli.append(time.perf_counter() - t)
+        emit(
+            {
+                "bench": "bank-pick",
+                "backend": backend,
+                "rows": total,
+                "real_rows": real,
+                "build_seconds": round(built, 1),
+                "library_ms_median": round(1000 * statistics.median(calls), 3),
+                "library_ms_p95": round(1000 * sorted(calls)[int(0.95 * len(calls))], 3),
+                "query_ms_median": round(1000 * statistics.median(queries), 3),
+                "cli_process_ms_median": round(1000 * statistics.median(cli), 1),
+            }
+        )
+
+
+def _grow(engine: sa.Engine, backend: str, real: int, rows: int) -> None:
+    """Copies of the real rows with new ids and random keys, up to ``rows`` rows."""
+    names = [c.name for c in puzzles.columns]
+    rkey = "abs(random()) / 9223372036854775808.0" if backend == "sqlite" else "random()"
+    copy = 1
+    with engine.begin() as conn:
+        count = real
+        while count < rows:
+            take = min(real, rows - count)
+            cols = ", ".join(
+                f"id || '.{copy}'" if n == "id" else rkey if n == "rkey" else n for n in names
+            )
+            conn.execute(
+                sa.text(
+                    f"INSERT INTO puzzles ({', '.join(names)}) SELECT {cols} FROM puzzles "
+                    f"WHERE id NOT LIKE '%.%' ORDER BY id LIMIT {take}"
+                )
+            )
+            count += take
+            copy += 1
+        if backend == "postgresql":
+            conn.execute(sa.text("ANALYZE puzzles"))
+        else:
+            conn.execute(sa.text("ANALYZE"))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--postgres", help="postgresql://… of a server to use (else one is started)")
+    p.add_argument("--rows", type=int, default=1_000_000)
+    p.add_argument("--puzzles", type=int, help="pre-rated puzzles to add (default 10000)")
+    args = p.parse_args()
+    count = args.puzzles or (2000 if args.quick else 10000)
+    rows = 100_000 if args.quick else args.rows
+    emit({"bench": "machine", **machine()})
+    path = rated_input(count)
+    bench_add("", "sqlite", path, count)
+    bench_pick("", "sqlite", path, rows)
+    with _postgres(args.postgres) as url:
+        if url is None:
+            emit({"bench": "bank", "backend": "postgresql", "skipped": "no server"})
+            return
+        bench_add(url, "postgresql", path, count)
+        bench_pick(url, "postgresql", path, rows)
+
+
+@contextlib.contextmanager
+def _postgres(url: str | None) -> Iterator[str | None]:
+    if url is not None:
+        yield url
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    try:
+        from pg_server import throwaway_postgres
+    except ImportError:
+        yield None
+        return
+    try:
+        with throwaway_postgres() as server:
+            yield server.url("postgres")
+    except RuntimeError as e:
+        emit({"bench": "bank", "backend": "postgresql", "skipped": str(e)})
+        yield None
+
+
+if __name__ == "__main__":
+    main()
