@@ -29,7 +29,6 @@ from ..errors import NotUniqueError
 from ..formats import PuzzleSource, Record, read_puzzles
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
-from ..output import parse_label
 from ..rating import UNSOLVED_RATING, Level, Rating, hodoku, rate
 
 __all__ = [
@@ -150,8 +149,12 @@ class Refusal:
     message: str
 
 
-_SE = re.compile(r"\bED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)")
-_MINIMAL = re.compile(r"\bminimal=(yes|no)\b")
+#: The facts a record's text states: sudokit's ``key=value`` comments and SE's
+#: ``ED=ER/EP/ED`` (after the puzzle, as ``sudokit rate`` writes, or as ``rating=ED=…``).
+_FACTS = re.compile(
+    r"\b(index|seed|minimal|hardest)=([\w.\-]+)"
+    r"|\bED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)"
+)
 _YES = {"yes": True, "no": False, True: True, False: False}
 
 
@@ -165,8 +168,18 @@ def _number(value: object, kind: type[int] | type[float]) -> float | None:
 
 
 def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
-    """The facts ``record`` states; ``row`` is its csv row by column name, when it has one."""
-    label = parse_label(record.note or record.text if record.fmt != "json" else record.text)
+    """The facts ``record`` states; ``row`` is its csv row by column name, when it has one.
+
+    Reads what :func:`sudokit.output.parse_label` reads (seed, index, ER), and EP, ED,
+    minimality, the hardest technique and the HoDoKu grade besides.
+
+    >>> from sudokit import read_puzzles
+    >>> line = "1.3...12....4..3 # index=4 seed=99 minimal=yes rating=ED=1.2/1.1/1.0"
+    >>> [rec] = read_puzzles([line])
+    >>> s = stated_of(rec)
+    >>> s.er, s.ep, s.ed, s.minimal, s.seed, s.index
+    (1.2, 1.1, 1.0, True, 99, 4)
+    """
     obj: dict[str, object] = {}
     if row is not None:
         obj = dict(row)
@@ -177,15 +190,14 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
             loaded = None
         obj = loaded if isinstance(loaded, dict) else {}
     else:
-        text = f"{record.text} {record.note}"
-        m = _SE.search(text)
-        if m:
-            obj.update(er=m.group(1), ep=m.group(2), ed=m.group(3))
-        m = _MINIMAL.search(text)
-        if m:
-            obj["minimal"] = m.group(1)
+        text = f"{record.text} {record.note}" if record.note else record.text
+        for key, value, er, ep, ed in _FACTS.findall(text):
+            if key:
+                obj[key] = value
+            else:
+                obj.update(er=er, ep=ep, ed=ed)
     er, ep, ed = (_number(obj.get(k), float) for k in ("er", "ep", "ed"))
-    score = _number(obj.get("hodoku_score"), int)
+    score, seed, index = (_number(obj.get(k), int) for k in ("hodoku_score", "seed", "index"))
     hardest, hodoku_level = obj.get("hardest"), obj.get("hodoku_level")
     minimal = obj.get("minimal")
     return Stated(
@@ -196,8 +208,8 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
         hodoku_level=hodoku_level if isinstance(hodoku_level, str) and hodoku_level else None,
         hodoku_score=int(score) if score is not None else None,
         minimal=_YES.get(minimal) if isinstance(minimal, str | bool) else None,
-        seed=label.seed,
-        index=label.index,
+        seed=int(seed) if seed is not None else None,
+        index=int(index) if index is not None else None,
     )
 
 
