@@ -22,7 +22,7 @@ import pytest
 import sqlalchemy as sa
 
 from sudokit import Grid, Shape, difficulty, generate_many
-from sudokit.bank import SCHEMA_VERSION, Bank, BankError, Filters, entry_of, from_generated
+from sudokit.bank import SCHEMA_VERSION, Bank, BankError, Entry, Filters, entry_of, from_generated
 from sudokit.canon import Transform, canonical_id
 from sudokit.cli import main
 from sudokit.difficulty import Rated
@@ -310,18 +310,33 @@ def test_rerate_finds_the_path(bank_url: str, tmp_path: Path, rated: list[Rated]
 # Reading -------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def filled(bank_url: str, rated: list[Rated]) -> str:
-    """A bank of the sixty puzzles, with their paths (rated by the bank)."""
+@pytest.fixture(scope="session")
+def rated_entries(rated: list[Rated]) -> list[Entry]:
+    """The sixty puzzles as entries with their whole paths (as the bank rates them)."""
     entries = []
     for g in rated:
         full = rate(g.puzzle)
         used = tuple(sorted({s.technique for s in full.steps}))
-        plain = difficulty.rated(g, full)
-        entries.append(from_generated(plain, used))
+        entries.append(from_generated(difficulty.rated(g, full), used))
+    return entries
+
+
+@pytest.fixture
+def filled(bank_url: str, rated_entries: list[Entry]) -> str:
+    """A bank of the sixty puzzles, with their paths."""
     with Bank(bank_url) as bank:
-        list(bank.add(entries))
+        list(bank.add(rated_entries))
     return bank_url
+
+
+def test_reading_commands_do_not_make_a_bank(tmp_path: Path, capsys: Capture) -> None:
+    path = tmp_path / "none.db"
+    for command in (["stats"], ["query"], ["export", "--pdf", str(tmp_path / "b.pdf")]):
+        assert main(["bank", "--db", str(path), *command]) == 1
+        assert f"no bank at {path}" in capsys.readouterr().err
+        assert not path.exists()
+    assert main(["bank", "--db", str(path), "add", str(tmp_path / "missing.txt")]) == 1
+    assert "cannot read" in capsys.readouterr().err and not path.exists()
 
 
 def test_query_filters(filled: str, rated: list[Rated]) -> None:

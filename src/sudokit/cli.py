@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import partial
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
 
@@ -975,12 +975,13 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
 # The bank ---------------------------------------------------------------------------------------
 
 
-def _bank(args: argparse.Namespace) -> Any:
+def _bank(args: argparse.Namespace, *, create: bool = False) -> Any:
+    """The bank of ``--db``, ``$SUDOKIT_DB`` or ``sudokit.db``; made when ``create``."""
     from .bank import Bank
 
     target = args.db or os.environ.get("SUDOKIT_DB") or "sudokit.db"
     try:
-        return Bank(target)
+        return Bank(target, create=create)
     except SudokitError as e:
         raise _Fail(f"sudokit bank: {e}") from None
 
@@ -992,11 +993,14 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        bank = stack.enter_context(_bank(args))
+        reading = _readable(read_pending(source), source)
+        first = next(reading, None)  # an unreadable input fails before a bank is made
+        bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
         # A task is one puzzle in this process (a slow input, such as a pipe, is stored as
         # it comes), a chunk of them for worker processes.
-        tasks = _chunked(_readable(read_pending(source), source), 1 if jobs == 1 else 64)
+        pending = chain([first] if first is not None else [], reading)
+        tasks = _chunked(pending, 1 if jobs == 1 else 64)
         work = partial(prepare_many, rerate=args.rerate)
 
         def entries() -> Iterator[Any]:
@@ -1043,7 +1047,7 @@ def _chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
 def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
     new = duplicates = 0
     with ExitStack() as stack:
-        bank = stack.enter_context(_bank(args))
+        bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(args.count, 0, err))
         try:
             for outcome in bank.fill(

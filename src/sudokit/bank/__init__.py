@@ -228,17 +228,18 @@ def _row_rng() -> random.Random:
 class Bank:
     """A puzzle bank: a SQLite file (a path) or a PostgreSQL database (``postgresql://…``).
 
-    Opening checks the schema: an empty database gets one, an older one is upgraded, a newer
-    one or a database that is not a bank is refused (:class:`BankError`) before anything is
-    written.
+    Opening checks the schema: an empty database gets one (unless ``create`` is False), an
+    older one is upgraded, a newer one or a database that is not a bank is refused
+    (:class:`BankError`) before anything is written.
     """
 
     target: str | Path
+    create: bool = True  # False: a missing or empty bank is an error, not made
     name: str = field(init=False)
     dialect: str = field(init=False)
 
     def __post_init__(self) -> None:
-        self._engine, self.name = open_engine(self.target)
+        self._engine, self.name = open_engine(self.target, create=self.create)
         self.dialect = self._engine.dialect.name
         self._rng = _row_rng()
 

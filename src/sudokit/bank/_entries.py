@@ -291,7 +291,7 @@ def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> E
         rating,
         techniques=techniques,
         minimal=g.minimal,
-        symmetry=g.symmetry,
+        symmetry=None,  # the largest the pattern has, maybe more than it was made with
         source=f"seed={g.seed} index={g.index}",
         seed=g.seed,
         index=g.index,

@@ -129,18 +129,20 @@ def display(kind: str, where: URL | Path) -> str:
     return where.set(drivername="postgresql").render_as_string(hide_password=True)
 
 
-def open_engine(target: str | Path) -> tuple[Engine, str]:
-    """An engine for the bank at ``target``, its schema checked (created or upgraded when
-    needed), and the bank's name for messages. Raises :class:`BankError`."""
+def open_engine(target: str | Path, *, create: bool = True) -> tuple[Engine, str]:
+    """An engine for the bank at ``target``, its schema checked (created, when ``create``,
+    or upgraded when needed), and the bank's name for messages. Raises :class:`BankError`."""
     kind, where = parse_target(target)
     name = display(kind, where)
     if isinstance(where, Path):
+        if not create and not where.exists():
+            raise BankError(f"no bank at {name}: add puzzles first (sudokit bank add or fill)")
         _check_sqlite_file(where, name)
         engine = _sqlite_engine(where)
     else:
         engine = sa.create_engine(where, pool_pre_ping=False, connect_args={"connect_timeout": 10})
     try:
-        _prepare(engine, kind, name)
+        _prepare(engine, kind, name, create)
     except sa.exc.OperationalError as e:
         engine.dispose()
         raise BankError(_operational(e, kind, where, name)) from None
@@ -212,11 +214,13 @@ def writing(engine: Engine) -> Connection:
     return engine.connect().execution_options(bank_write=True)
 
 
-def _prepare(engine: Engine, kind: str, name: str) -> None:
+def _prepare(engine: Engine, kind: str, name: str, create: bool) -> None:
     """Check the schema; create it in an empty database, upgrade an older one."""
     with engine.connect() as conn:
         version = _version(conn, name)
         conn.rollback()
+    if version is None and not create:
+        raise BankError(f"{name} holds no bank yet: add puzzles first (sudokit bank add or fill)")
     if version == SCHEMA_VERSION:
         if kind == "sqlite":
             _wal(engine)
