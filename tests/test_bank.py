@@ -573,3 +573,25 @@ def test_a_killed_add_keeps_its_commits_and_a_rerun_finishes(
     assert rerun.stderr.count("duplicate of") == 20
     with Bank(bank_url) as bank:
         assert bank.count() == 40
+
+
+@pytest.mark.slow
+def test_a_killed_fill_goes_on_from_its_last_commit(bank_url: str) -> None:
+    args = ["bank", "--db", bank_url, "fill", "--level", "easy", "-n", "40", "-j", "1"]
+    proc = _sudokit(*args, "--seed", "5")
+    _wait_for_count(bank_url, 5, proc, 120)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    with Bank(bank_url) as bank:
+        before = {s.index for s in bank.query()}
+        state = bank.run_state("shape=3x3 symmetry=rot180 level=easy seed=5")
+    assert state is not None and state[1] == max(i for i in before if i is not None) + 1
+    rerun = subprocess.run(
+        [sys.executable, "-m", "sudokit", *args, "--seed", "5"], capture_output=True, text=True
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert "added 40, duplicates 0" in rerun.stderr
+    with Bank(bank_url) as bank:
+        after = [s.index for s in bank.query()]
+    assert len(after) == len(before) + 40 == len(set(after))
+    assert min(i for i in set(after) - before if i is not None) >= state[1]
