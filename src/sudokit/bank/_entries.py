@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from .._grid import Grid
-from ..canon import canonical, canonical_id
+from ..canon import Canonical, canonical, canonical_id
 from ..difficulty import Rated
 from ..engine import unique_solution
 from ..errors import NotUniqueError
@@ -287,7 +287,6 @@ def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> E
         )
     return entry_of(
         g.puzzle,
-        g.solution,
         rating,
         techniques=techniques,
         minimal=g.minimal,
@@ -300,7 +299,6 @@ def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> E
 
 def entry_of(
     puzzle: Grid,
-    solution: Grid,
     rating: Rating,
     *,
     techniques: tuple[str, ...] | None,
@@ -309,15 +307,24 @@ def entry_of(
     source: str,
     seed: int | None = None,
     index: int | None = None,
+    canon: Canonical | None = None,
+    solution: Grid | None = None,
 ) -> Entry:
-    """The entry of a unique ``puzzle`` with its ``solution`` and ``rating``."""
-    canon = canonical(puzzle)
+    """The entry of ``puzzle`` with its ``rating`` (``canon``: its canonical form, and
+    ``solution`` that form's solution, when known). Raises
+    :class:`~sudokit.errors.NotUniqueError` when it has not one solution.
+
+    The canonical solution is solved from the canonical puzzle (the exact engine takes
+    microseconds; mapping the given solution through the transform takes longer).
+    """
+    canon = canon if canon is not None else canonical(puzzle)
+    solution = solution if solution is not None else unique_solution(canon.grid)
     grade: HodokuGrade | None = rating.hodoku
     return Entry(
         id=canonical_id(canon.grid),
         shape=str(puzzle.shape),
         puzzle=canon.grid.to_line(),
-        solution=canon.transform.apply(solution).to_line(),
+        solution=solution.to_line(),
         shown=puzzle.to_line(),
         clues=puzzle.clue_count,
         symmetry=symmetry if symmetry is not None else symmetry_of(puzzle),
@@ -338,8 +345,10 @@ def entry_of(
 def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
     """The entry of a puzzle read from a file: checked unique, rated unless its record
     states a complete rating (or ``rerate``), its minimality established unless stated."""
+    # Checked in canonical form: the same answer, and that solution is the one stored.
+    canon = canonical(item.grid)
     try:
-        solution = unique_solution(item.grid)
+        solution = unique_solution(canon.grid)
     except NotUniqueError as e:
         return Refusal(item.line, f"{item.where.rsplit(':', 1)[0]}, line {item.line}: {e}")
     s = item.stated
@@ -357,10 +366,9 @@ def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
         )
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:
-        minimal = is_minimal(item.grid, solution)
+        minimal = is_minimal(canon.grid, solution)
     return entry_of(
         item.grid,
-        solution,
         rating,
         techniques=techniques,
         minimal=minimal,
@@ -368,6 +376,8 @@ def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
         source=item.where,
         seed=s.seed if s.index is not None else None,
         index=s.index if s.seed is not None else None,
+        canon=canon,
+        solution=solution,
     )
 
 
