@@ -190,7 +190,7 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
             loaded = None
         obj = loaded if isinstance(loaded, dict) else {}
     else:
-        text = f"{record.text} {record.note}" if record.note else record.text
+        text = record.note or record.text  # sudokit's comment, else the line (SE's form)
         for key, value, er, ep, ed in _FACTS.findall(text):
             if key:
                 obj[key] = value
