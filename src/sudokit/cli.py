@@ -36,10 +36,11 @@ from ._parallel import default_jobs, ordered_map
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
 from .batch import solve_records
+from .canon import canonical_ids, canonical_many
 from .difficulty import generate_many, target
 from .engine import unique_solution
 from .errors import GenerationError, NotUniqueError, SudokitError
-from .formats import PuzzleSource, Record, format_candidates, format_grid
+from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_grid
 from .generator import SYMMETRIES, Generated, check_options
 from .output import (
     OUTPUT_OPTIONS,
@@ -367,6 +368,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
     m.set_defaults(func=_html)
+    c = sub.add_parser(
+        "canon",
+        parents=[par["source"], par["output"]],
+        help="the canonical (minlex) form of each puzzle, to tell isomorphs apart",
+        description="Print each puzzle's canonical form, in input order: the smallest text "
+        "(empty cells read as 0) among every grid that band, stack, row-in-band and "
+        "column-in-stack permutations, transposition (square boxes only) and relabelling "
+        "make of it. Two puzzles are isomorphic exactly when their canonical forms are equal. "
+        "Complete grids are taken too. Bad lines are reported on stderr with their line number "
+        "and skipped; the exit status is then 1.",
+    )
+    c.add_argument("--id", action="store_true", help="add each puzzle's canonical id")
+    c.add_argument(
+        "--dedupe",
+        action="store_true",
+        help="print only the first puzzle of each class (isomorphs of an earlier one are left out)",
+    )
+    c.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="output format (default: each puzzle's own)",
+    )
+    c.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
+    c.set_defaults(func=_canon)
     _bank_parser(sub, par)
     return p
 
@@ -598,6 +624,74 @@ def _solve(args: argparse.Namespace, err: TextIO) -> int:
                 if rec.fmt == "pretty":
                     out.write("\n")
     return status
+
+
+_CANON_CHUNK = 2048  # records canonicalised per call into C
+
+
+def _canon(args: argparse.Namespace, err: TextIO) -> int:
+    status = 0
+    seen: set[str] = set()
+    source = _source(args)
+    with _output(args.output) as out:
+        for rec, form, key, error in _canon_records(_records(source), ids=args.id or args.dedupe):
+            if rec.error is not None:
+                err.write(f"{rec.error}\n")
+                status = 1
+                continue
+            if error is not None or form is None:
+                err.write(f"{source.name}, line {rec.line}: {error}\n")
+                status = 1
+                continue
+            if args.dedupe:
+                if key in seen:
+                    continue
+                seen.add(key)
+            fmt = args.format or rec.fmt
+            text = format_grid(form, fmt, alphabet=args.alphabet)
+            if args.id and fmt == "json":
+                text = json.dumps({**json.loads(text), "id": key})
+            elif args.id and fmt == "pretty":
+                text = f"# {key}\n{text}"
+            elif args.id:
+                text = f"{text} {key}"
+            out.write(text + ("\n\n" if fmt == "pretty" else "\n"))
+    return status
+
+
+def _canon_records(
+    records: Iterable[Record], *, ids: bool
+) -> Iterator[tuple[Record, Grid | None, str, str | None]]:
+    """Each record with its canonical form and id (or why it has none), in order; the grids
+    of one shape in a chunk go to C in one call."""
+    it = iter(records)
+    while chunk := list(islice(it, _CANON_CHUNK)):
+        found: dict[int, tuple[Grid, str] | str] = {}
+        shapes: dict[Shape, list[tuple[int, Grid]]] = {}
+        for i, rec in enumerate(chunk):
+            if rec.grid is not None:
+                shapes.setdefault(rec.grid.shape, []).append((i, rec.grid))
+        for members in shapes.values():
+            try:
+                forms = canonical_many([g for _, g in members])
+            except ValueError:  # one of them has no form: find it, keep the others
+                for i, g in members:
+                    try:
+                        form = canonical_many([g])[0]
+                    except ValueError as e:
+                        found[i] = str(e)
+                    else:
+                        found[i] = (form, canonical_ids([form])[0] if ids else "")
+                continue
+            keys = canonical_ids(forms) if ids else [""] * len(forms)
+            for (i, _), form, key in zip(members, forms, keys, strict=True):
+                found[i] = (form, key)
+        for i, rec in enumerate(chunk):
+            got = found.get(i)
+            if isinstance(got, tuple):
+                yield rec, got[0], got[1], None
+            else:
+                yield rec, None, "", got
 
 
 _RATE_CSV = (
