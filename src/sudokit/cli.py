@@ -82,16 +82,27 @@ def _shape_arg(text: str) -> Shape:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _range_arg(text: str) -> tuple[float, float]:
-    lo, sep, hi = text.partition("-")
-    try:
-        low = float(lo)
-        high = float(hi) if sep else low
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected LO-HI like 6.5-8.0, got {text!r}") from None
-    if low > high:
-        raise argparse.ArgumentTypeError(f"empty range {text!r}")
-    return low, high
+def _span(kind: type[int] | type[float], example: str) -> Any:
+    """An argparse type for ``LO-HI`` (or one value) of numbers of ``kind``."""
+
+    def parse(text: str) -> tuple[Any, Any]:
+        lo, sep, hi = text.partition("-")
+        try:
+            low = kind(lo)
+            high = kind(hi) if sep else low
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected LO-HI like {example}, got {text!r}"
+            ) from None
+        if low > high:
+            raise argparse.ArgumentTypeError(f"empty range {text!r}")
+        return low, high
+
+    return parse
+
+
+_range_arg = _span(float, "6.5-8.0")
+_clues_arg = _span(int, "22-26")
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -395,18 +406,6 @@ def _parser() -> argparse.ArgumentParser:
     c.set_defaults(func=_canon)
     _bank_parser(sub, par)
     return p
-
-
-def _clues_arg(text: str) -> tuple[int, int]:
-    lo, sep, hi = text.partition("-")
-    try:
-        low = int(lo)
-        high = int(hi) if sep else low
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected N or LO-HI like 22-26, got {text!r}") from None
-    if low > high:
-        raise argparse.ArgumentTypeError(f"empty range {text!r}")
-    return low, high
 
 
 def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:

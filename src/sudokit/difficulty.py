@@ -31,7 +31,16 @@ from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
 from .rating import Level, Rating, hodoku, rate
 
-__all__ = ["Difficulty", "RateAll", "Rated", "difficulty", "generate", "generate_many", "target"]
+__all__ = [
+    "Difficulty",
+    "RateAll",
+    "Rated",
+    "difficulty",
+    "generate",
+    "generate_many",
+    "step_names",
+    "target",
+]
 
 # The engine's dig constraints come from C; with the highest SE rating a puzzle that its
 # singles solve can have.
@@ -155,7 +164,9 @@ def lo_hi_text(level: Level | str) -> str:
     return f"{lo:.1f}-{hi:.1f}"
 
 
-def _step_names(name: str) -> frozenset[str]:
+def step_names(name: str) -> frozenset[str]:
+    """The step names that count for technique (or group) ``name`` in ``require``: the
+    names a solve path's steps carry. Raises ValueError for an unknown name."""
     chosen = select([name])
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     names = {key}
@@ -204,7 +215,7 @@ def difficulty(
             raise ValueError(
                 f"ER range {rlo:g}-{rhi:g} is outside level {name} (ER {lo_hi_text(level)})"
             )
-    req = tuple((name, _step_names(name)) for name in (require or ()))
+    req = tuple((name, step_names(name)) for name in (require or ()))
     allowed = select(list(allow)) if allow is not None else None
     if allowed == ():
         raise ValueError("allow names no technique; give at least one (for example singles)")

@@ -38,12 +38,11 @@ from .. import generator
 from .._grid import Grid
 from .._shape import Shape
 from ..canon import Transform
-from ..difficulty import Difficulty, RateAll, Rated, rated, target
+from ..difficulty import Difficulty, RateAll, Rated, rated, step_names, target
 from ..engine import unique_solution
 from ..errors import BankError
 from ..formats import parse_grid
 from ..generator import Generated
-from ..logic import select
 from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
     Entry,
@@ -76,18 +75,6 @@ __all__ = [
     "read_pending",
     "step_names",
 ]
-
-
-def step_names(name: str) -> frozenset[str]:
-    """The step names that count for technique (or group) ``name`` in ``--require``.
-    Raises ValueError for an unknown name."""
-    chosen = select([name])
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    names = {key}
-    for t in chosen:
-        if key == t.slug or key in t.groups:
-            names.update(t.step_names)
-    return frozenset(names)
 
 
 @dataclass(frozen=True, slots=True)
