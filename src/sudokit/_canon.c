@@ -67,6 +67,8 @@
 #define TIES_MAX 512
 #define OUT_OF_MEMORY (-1)
 #define OUT_OF_STEPS (-2)
+/* Grids above this side take the deferred-label search (see d_search_run). */
+#define DEFERRED_FROM 12
 
 typedef struct {
     uint8_t col[MAX_SIDE];       /* source column at each position */
@@ -100,6 +102,11 @@ typedef struct {
         uint8_t arr[MAX_SIDE], key[MAX_SIDE];
     } ties[TIES_MAX];
     size_t nties;
+    /* The deferred-label search (big shapes, see the section "Deferred labels"). */
+    struct DList *dcur, *dnxt;
+    uint8_t where[2][MAX_SIDE][MAX_SIDE + 1]; /* where[t][r][d]: the column of digit d in row r */
+    struct DPair *pairs;                      /* pairs reaching the best row in the first pass */
+    size_t npairs, pcap;
 } Search;
 
 /* Return a pointer to a new slot at the end of list, or NULL when memory ran out or the list
@@ -127,9 +134,14 @@ static Search *search_new(void)
     if (S) {
         memset(&S->cur, 0, sizeof S->cur);
         memset(&S->nxt, 0, sizeof S->nxt);
+        S->dcur = S->dnxt = NULL;
+        S->pairs = NULL;
+        S->npairs = S->pcap = 0;
     }
     return S;
 }
+
+static void dsearch_free(Search *S);
 
 static void list_free(CandList *l)
 {
@@ -857,16 +869,619 @@ static int grid_start(Search *S)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Deferred labels (big shapes).                                                               */
+/*
+ * The search above branches over every order of tied columns (and stacks) that hold new
+ * digits, since the order decides their labels: (3!)^6 * 6! orders for one row of a 36x36
+ * puzzle with three clues in each stack.  This search keeps such columns tied instead and binds
+ * the labels to positions: the new digits of a tied group get consecutive labels in reading
+ * order whatever columns end up where, and a digit's label is known once its column is placed.
+ * A later row decides the order only where it tells the columns apart: positions are filled
+ * left to right, a column showing a digit bound to a tied group puts that digit's column at the
+ * first free position of its group (the smallest label it can get), and only columns whose
+ * values tie there are branched.  Columns of a group that show nothing, or only new digits,
+ * in the row stay tied.
+ *
+ * Invariants between rows: a column group of two or more positions is free (its columns may go
+ * to its positions in any order): in every placed row its columns are all empty or all hold
+ * digits bound to positions of the group.  A digit bound but not labelled has its column in a
+ * free group.  Tied stacks (a stack group of two or more) are empty in every placed row (stacks
+ * holding new digits are branched, as above).  Within a row the positions of a group that are
+ * decided form a prefix of it.
+ *
+ * It gives the same canonical text, the same automorphism count (a free group of m columns
+ * stands for m! maps, as a group of identical columns does above) and a transform of the same
+ * kind; the tests compare it with the search above and with the brute-force oracle.
+ */
+
+typedef struct {
+    uint8_t col[MAX_SIDE];       /* source column at each position (free groups: any order) */
+    uint8_t row[MAX_SIDE];       /* source row at each result row fixed so far */
+    uint8_t label[MAX_SIDE + 1]; /* label of each source digit, 0 = none (yet) */
+    uint8_t bind[MAX_SIDE + 1];  /* digit bound to a position of its column: 1 + result row */
+    uint8_t mult[MAX_SIDE + 1];
+    uint8_t newbase[MAX_SIDE];   /* result row k: the first label it gives to a new digit */
+    uint64_t newpos[MAX_SIDE];   /* result row k: the positions where it shows new digits */
+    uint64_t col_cut, stack_cut, used_rows;
+    uint8_t transpose, next_label, band;
+} DCand;
+
+typedef struct DList {
+    DCand *a;
+    size_t len, cap;
+} DList;
+
+typedef struct DPair {
+    uint32_t cand;
+    uint8_t row, mul_a, mul_b;
+} DPair;
+
+/* The state of one row being arranged (copied at each branch). */
+typedef struct {
+    uint8_t col[MAX_SIDE], pos[MAX_SIDE];
+    uint8_t label[MAX_SIDE + 1], bind[MAX_SIDE + 1];
+    uint64_t cut;       /* column group starts (refined during the row) */
+    uint64_t dec;       /* positions whose column is decided */
+    uint64_t stack_cut; /* stack group starts (refined during the row) */
+    uint64_t sdec;      /* slots whose stack is decided (or kept tied, empty) */
+    uint64_t sone;      /* slots whose stack is decided alone */
+    uint64_t newpos;    /* positions showing a new digit in this row */
+    int next;           /* the next label */
+} Work;
+
+/* What one arrangement (candidate c, source row r, result row k) shares across its branches. */
+typedef struct {
+    Search *S;
+    const DCand *c;
+    const uint8_t *src; /* source row r */
+    int k, r, mul_a, mul_b, emit, base, status, reached;
+    uint32_t index;
+} DCtx;
+
+static DCand *dpush(DList *l)
+{
+    if (l->len == l->cap) {
+        if (l->cap >= LIVE_LIMIT)
+            return NULL;
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        DCand *a = realloc(l->a, cap * sizeof(DCand));
+        if (!a)
+            return NULL;
+        l->a = a;
+        l->cap = cap;
+    }
+    return &l->a[l->len++];
+}
+
+static void dsearch_free(Search *S)
+{
+    for (int i = 0; i < 2; i++) {
+        DList *l = i ? S->dnxt : S->dcur;
+        if (l) {
+            free(l->a);
+            free(l);
+        }
+    }
+    S->dcur = S->dnxt = NULL;
+    free(S->pairs);
+    S->pairs = NULL;
+    S->npairs = S->pcap = 0;
+}
+
+/* The label row j gives at position q (j == ctx->k: the row being arranged). */
+static inline int label_at(const DCtx *x, const Work *W, int j, int q)
+{
+    if (j == x->k)
+        return x->base + __builtin_popcountll(W->newpos & all_bits(q));
+    return x->c->newbase[j] + __builtin_popcountll(x->c->newpos[j] & all_bits(q));
+}
+
+/* The digit of column col in result row j (j == ctx->k: the row being arranged). */
+static inline int digit_at(const DCtx *x, int j, int col)
+{
+    if (j == x->k)
+        return x->src[col];
+    return x->S->g[x->c->transpose][x->c->row[j] * x->S->n + col];
+}
+
+/* The column where digit d, bound in result row j, stands. */
+static inline int home_of(const DCtx *x, int j, int d)
+{
+    int r = j == x->k ? x->r : x->c->row[j];
+    return x->S->where[x->c->transpose][r][d];
+}
+
+/* Label the digits bound to column col, now at position q for good. */
+static void resolve(const DCtx *x, Work *W, int col, int q)
+{
+    for (int j = 0; j <= x->k; j++) {
+        int d = digit_at(x, j, col);
+        if (d && !W->label[d] && W->bind[d] == j + 1) {
+            W->label[d] = (uint8_t)label_at(x, W, j, q);
+            W->bind[d] = 0;
+        }
+    }
+}
+
+/* The group [*a, *b) of position p. */
+static inline void group_of(uint64_t cut, int n, int p, int *a, int *b)
+{
+    *a = 63 - __builtin_clzll(cut & all_bits(p + 1));
+    uint64_t above = cut & ~all_bits(p + 1) & all_bits(n);
+    *b = above ? __builtin_ctzll(above) : n;
+}
+
+/* The first undecided position of the group of position p (-1: none). */
+static inline int first_free(const Work *W, int n, int p)
+{
+    int a, b;
+    group_of(W->cut, n, p, &a, &b);
+    for (int q = a; q < b; q++)
+        if (!((W->dec >> q) & 1))
+            return q;
+    return -1;
+}
+
+static inline void swap_pos(Work *W, int p, int q)
+{
+    if (p == q)
+        return;
+    uint8_t u = W->col[p], v = W->col[q];
+    W->col[p] = v;
+    W->col[q] = u;
+    W->pos[v] = (uint8_t)p;
+    W->pos[u] = (uint8_t)q;
+}
+
+/* Put column col at position q (an undecided position of its group) for good. */
+static void decide(const DCtx *x, Work *W, int col, int q)
+{
+    swap_pos(W, W->pos[col], q);
+    W->dec |= UINT64_C(1) << q;
+    resolve(x, W, col, q);
+}
+
+/* The value column col shows at position p in this row, and (deferred digits) the column to
+ * put where.  *home = -1 when nothing else moves.  Nothing is changed. */
+static int value_of(const DCtx *x, const Work *W, int col, int p, int *home, int *hpos)
+{
+    int d = x->src[col];
+    *home = -1;
+    if (!d)
+        return 0;
+    if (W->label[d])
+        return W->label[d];
+    if (!W->bind[d])
+        return NEW_KEY;
+    int j = W->bind[d] - 1, h = home_of(x, j, d), n = x->S->n;
+    int q = first_free(W, n, W->pos[h]);
+    if (q == p) /* the home column is in p's group: p goes to col, the home to the next one */
+        q++;
+    *home = h;
+    *hpos = q;
+    return label_at(x, W, j, q);
+}
+
+static void dfs(DCtx *x, Work *W, int p);
+
+/* Compare value v at position p with the best text: 1 to go on, 0 to stop here. */
+static inline int keep(DCtx *x, int v, int p)
+{
+    Search *S = x->S;
+    if (v < S->best[p]) {
+        if (x->emit)
+            return 0; /* cannot happen: the first pass found the best */
+        S->best[p] = (uint8_t)v;
+        memset(S->best + p + 1, 0xFF, (size_t)(S->n - p - 1));
+        S->npairs = 0;
+        x->reached = 0;
+    }
+    return v == S->best[p];
+}
+
+/* A whole row arranged: record the pair (first pass) or make the child (second pass). */
+static void leaf(DCtx *x, Work *W)
+{
+    Search *S = x->S;
+    int n = S->n;
+    if (!x->emit) {
+        if (x->reached)
+            return;
+        x->reached = 1;
+        if (S->npairs == S->pcap) {
+            size_t cap = S->pcap ? 2 * S->pcap : 64;
+            DPair *a = realloc(S->pairs, cap * sizeof(DPair));
+            if (!a) {
+                x->status = OUT_OF_MEMORY;
+                return;
+            }
+            S->pairs = a;
+            S->pcap = cap;
+        }
+        DPair *pr = &S->pairs[S->npairs++];
+        pr->cand = x->index;
+        pr->row = (uint8_t)x->r;
+        pr->mul_a = (uint8_t)x->mul_a;
+        pr->mul_b = (uint8_t)x->mul_b;
+        return;
+    }
+    DCand *ch = dpush(S->dnxt);
+    if (!ch) {
+        x->status = S->dnxt->len >= LIVE_LIMIT ? OUT_OF_STEPS : OUT_OF_MEMORY;
+        return;
+    }
+    const DCand *c = x->c;
+    int k = x->k;
+    *ch = *c;
+    uint64_t cut = (W->cut | W->dec | (W->dec << 1)) & all_bits(n);
+    for (int p = 0; p < n; p++) { /* positions alone in their group are decided */
+        int a, b;
+        group_of(cut, n, p, &a, &b);
+        if (b - a == 1)
+            resolve(x, W, W->col[p], p);
+    }
+    memcpy(ch->col, W->col, (size_t)n);
+    memcpy(ch->label, W->label, sizeof ch->label);
+    memcpy(ch->bind, W->bind, sizeof ch->bind);
+    ch->row[k] = (uint8_t)x->r;
+    ch->used_rows |= UINT64_C(1) << x->r;
+    ch->band = (uint8_t)(x->r / S->R);
+    if (x->mul_a > 1)
+        ch->mult[x->mul_a]++;
+    if (x->mul_b > 1)
+        ch->mult[x->mul_b]++;
+    ch->newbase[k] = (uint8_t)x->base;
+    ch->newpos[k] = W->newpos;
+    ch->next_label = (uint8_t)W->next;
+    ch->col_cut = cut;
+    ch->stack_cut = (W->stack_cut | W->sone | (W->sone << 1)) & all_bits(S->nstacks);
+}
+
+/* Arrange positions p.. of the row (see the section comment). */
+static void dfs(DCtx *x, Work *W, int p)
+{
+    Search *S = x->S;
+    int n = S->n, C = S->C, ns = S->nstacks;
+    while (p < n) {
+        if (x->status)
+            return;
+        if (++S->steps > PAIR_STEP_LIMIT) {
+            x->status = OUT_OF_STEPS;
+            return;
+        }
+        int s = p / C;
+        if (p % C == 0 && !((W->sdec >> s) & 1)) {
+            int sa, sb;
+            group_of(W->stack_cut, ns, s, &sa, &sb);
+            if (sb - sa >= 2) { /* s is the first undecided slot of tied stacks */
+                int z = 0;
+                for (int u = s; u < sb; u++) {
+                    int empty = 1;
+                    for (int i = 0; i < C && empty; i++)
+                        empty = x->src[W->col[u * C + i]] == 0;
+                    if (empty) { /* empty stacks first, still tied among themselves */
+                        for (int i = 0; i < C; i++)
+                            swap_pos(W, (s + z) * C + i, u * C + i);
+                        z++;
+                    }
+                }
+                if (z > 0) {
+                    W->stack_cut |= UINT64_C(1) << s;
+                    if (s + z < ns)
+                        W->stack_cut |= UINT64_C(1) << (s + z);
+                    W->sdec |= all_bits(s + z) & ~all_bits(s);
+                    for (int q = s * C; q < (s + z) * C; q++)
+                        if (!keep(x, 0, q))
+                            return;
+                    p = (s + z) * C;
+                    continue;
+                }
+                if (sb - s >= 2) { /* branch: each stack in slot s */
+                    for (int u = s; u < sb; u++) {
+                        Work W2 = *W;
+                        for (int i = 0; i < C; i++)
+                            swap_pos(&W2, s * C + i, u * C + i);
+                        W2.sdec |= UINT64_C(1) << s;
+                        W2.sone |= UINT64_C(1) << s;
+                        dfs(x, &W2, p);
+                        if (x->status)
+                            return;
+                    }
+                    return;
+                }
+            }
+            W->sdec |= UINT64_C(1) << s;
+            W->sone |= UINT64_C(1) << s;
+        }
+        if ((W->dec >> p) & 1) {
+            int col = W->col[p], home, hpos;
+            int v = value_of(x, W, col, p, &home, &hpos);
+            if (home >= 0) {
+                decide(x, W, home, hpos);
+                v = W->label[x->src[col]];
+            } else if (v == NEW_KEY) {
+                v = W->next++;
+                W->label[x->src[col]] = (uint8_t)v;
+                W->newpos |= UINT64_C(1) << p;
+            }
+            if (!keep(x, v, p))
+                return;
+            p++;
+            continue;
+        }
+        int a, b;
+        group_of(W->cut, n, p, &a, &b);
+        if (b - p == 1) { /* the last free position of its group */
+            decide(x, W, W->col[p], p);
+            continue;
+        }
+        int z = 0, best = NEW_KEY + 1, nbest = 0;
+        uint8_t who[MAX_SIDE], home_at[MAX_SIDE], hpos_at[MAX_SIDE];
+        for (int q = p; q < b; q++) {
+            int col = W->col[q], home, hpos;
+            int v = value_of(x, W, col, p, &home, &hpos);
+            if (v == 0) {
+                swap_pos(W, p + z, q);
+                z++;
+                continue;
+            }
+            if (v < best) {
+                best = v;
+                nbest = 0;
+            }
+            if (v == best) {
+                who[nbest] = (uint8_t)col;
+                home_at[nbest] = (uint8_t)(home < 0 ? 0xFF : home);
+                hpos_at[nbest] = (uint8_t)(home < 0 ? 0 : hpos);
+                nbest++;
+            }
+        }
+        if (z > 0) { /* empty columns first, still tied among themselves */
+            if (z == 1) {
+                decide(x, W, W->col[p], p);
+            } else {
+                W->cut |= UINT64_C(1) << p;
+                if (p + z < n)
+                    W->cut |= UINT64_C(1) << (p + z);
+            }
+            for (int q = p; q < p + z; q++)
+                if (!keep(x, 0, q))
+                    return;
+            p += z;
+            continue;
+        }
+        if (best == NEW_KEY) { /* new digits only: still tied, labels bound to positions */
+            W->cut |= UINT64_C(1) << p;
+            for (int q = p; q < b; q++) {
+                W->bind[x->src[W->col[q]]] = (uint8_t)(x->k + 1);
+                W->newpos |= UINT64_C(1) << q;
+                if (!keep(x, W->next++, q))
+                    return;
+            }
+            p = b;
+            continue;
+        }
+        for (int i = 0; i < nbest; i++) {
+            Work W2;
+            Work *w = W;
+            if (nbest > 1) {
+                W2 = *W;
+                w = &W2;
+            }
+            decide(x, w, who[i], p);
+            if (home_at[i] != 0xFF)
+                decide(x, w, home_at[i], hpos_at[i]);
+            if (!keep(x, best, p))
+                return;
+            if (nbest == 1) {
+                p++;
+                break;
+            }
+            dfs(x, w, p + 1);
+            if (x->status)
+                return;
+        }
+        if (nbest > 1)
+            return;
+    }
+    leaf(x, W);
+}
+
+/* Arrange source row r for candidate index i at result row k. */
+static int d_try_row(Search *S, size_t i, int k, int r, int mul_a, int mul_b, int emit)
+{
+    const DCand *c = &S->dcur->a[i];
+    DCtx x;
+    x.S = S;
+    x.c = c;
+    x.src = S->g[c->transpose] + r * S->n;
+    x.k = k;
+    x.r = r;
+    x.mul_a = mul_a;
+    x.mul_b = mul_b;
+    x.emit = emit;
+    x.base = c->next_label;
+    x.status = 0;
+    x.reached = 0;
+    x.index = (uint32_t)i;
+    Work W;
+    memcpy(W.col, c->col, (size_t)S->n);
+    for (int p = 0; p < S->n; p++)
+        W.pos[c->col[p]] = (uint8_t)p;
+    memcpy(W.label, c->label, sizeof W.label);
+    memcpy(W.bind, c->bind, sizeof W.bind);
+    W.cut = c->col_cut;
+    W.stack_cut = c->stack_cut;
+    W.dec = 0;
+    W.sdec = 0;
+    W.sone = 0;
+    for (int p = 0; p < S->n; p++) {
+        int a, b;
+        group_of(W.cut, S->n, p, &a, &b);
+        if (b - a == 1)
+            W.dec |= UINT64_C(1) << p;
+    }
+    W.newpos = 0;
+    W.next = c->next_label;
+    dfs(&x, &W, 0);
+    return x.status;
+}
+
+/* One pass over every candidate and every source row it may place next (as place_row_pass). */
+static int d_place_row_pass(Search *S, int k)
+{
+    int R = S->R;
+    int first = k % R == 0;
+    for (size_t i = 0; i < S->dcur->len; i++) {
+        const DCand *c = &S->dcur->a[i];
+        uint64_t zero = S->zero_rows[c->transpose] & ~c->used_rows;
+        int lo = first ? 0 : c->band, hi = first ? S->nbands : c->band + 1;
+        int any_zero = 0;
+        for (int b = lo; b < hi; b++) {
+            uint64_t band_rows = all_bits(R) << (b * R);
+            if (first && (c->used_rows & band_rows))
+                continue;
+            if (zero & band_rows)
+                any_zero = 1;
+        }
+        if (any_zero) {
+            int empty_bands = 0, first_empty = -1;
+            if (first)
+                for (int b = lo; b < hi; b++) {
+                    uint64_t band_rows = all_bits(R) << (b * R);
+                    if (!(c->used_rows & band_rows) && (zero & band_rows) == band_rows) {
+                        empty_bands++;
+                        if (first_empty < 0)
+                            first_empty = b;
+                    }
+                }
+            for (int b = lo; b < hi; b++) {
+                uint64_t band_rows = all_bits(R) << (b * R);
+                if (first && (c->used_rows & band_rows))
+                    continue;
+                uint64_t z = zero & band_rows;
+                if (!z)
+                    continue;
+                int full = z == band_rows;
+                if (full && b != first_empty)
+                    continue;
+                int r = __builtin_ctzll(z);
+                int status = d_try_row(S, i, k, r, __builtin_popcountll(z), full ? empty_bands : 1, 0);
+                if (status < 0)
+                    return status;
+            }
+            continue;
+        }
+        for (int b = lo; b < hi; b++) {
+            for (int r = b * R; r < b * R + R; r++) {
+                if ((c->used_rows >> r) & 1)
+                    continue;
+                if (first && (c->used_rows & (all_bits(R) << (b * R))))
+                    break;
+                int status = d_try_row(S, i, k, r, 1, 1, 0);
+                if (status < 0)
+                    return status;
+            }
+        }
+    }
+    return 0;
+}
+
+static int d_place_row(Search *S, int k)
+{
+    memset(S->best, 0xFF, sizeof S->best);
+    S->dnxt->len = 0;
+    S->npairs = 0;
+    int status = d_place_row_pass(S, k);
+    for (size_t i = 0; status == 0 && i < S->npairs; i++) {
+        DPair pr = S->pairs[i];
+        status = d_try_row(S, pr.cand, k, pr.row, pr.mul_a, pr.mul_b, 1);
+    }
+    if (status < 0)
+        return status;
+    DList *t = S->dcur;
+    S->dcur = S->dnxt;
+    S->dnxt = t;
+    return 0;
+}
+
+/* The deferred-label search: on return S->cur holds the survivors as plain candidates (every
+ * label known), so the rest of the file reads them as it reads the other search's. */
+static int d_search_run(Search *S)
+{
+    int n = S->n;
+    if (!S->dcur) {
+        S->dcur = calloc(1, sizeof(DList));
+        S->dnxt = calloc(1, sizeof(DList));
+        if (!S->dcur || !S->dnxt)
+            return OUT_OF_MEMORY;
+    }
+    for (int t = 0; t < S->orients; t++)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                S->where[t][r][S->g[t][r * n + c]] = (uint8_t)c;
+    S->dcur->len = 0;
+    for (int t = 0; t < S->orients; t++) {
+        DCand *c = dpush(S->dcur);
+        if (!c)
+            return OUT_OF_MEMORY;
+        memset(c, 0, sizeof *c);
+        for (int p = 0; p < n; p++)
+            c->col[p] = (uint8_t)p;
+        for (int s = 0; s < S->nstacks; s++)
+            c->col_cut |= UINT64_C(1) << (s * S->C);
+        c->stack_cut = 1;
+        c->transpose = (uint8_t)t;
+        c->next_label = 1;
+    }
+    int status = 0;
+    for (int k = 0; status == 0 && k < n; k++)
+        status = d_place_row(S, k);
+    if (status < 0)
+        return status;
+    S->cur.len = 0;
+    for (size_t i = 0; i < S->dcur->len; i++) {
+        DCand *d = &S->dcur->a[i];
+        for (int p = 0; p < n; p++) /* the digits still bound: free groups in their order */
+            for (int j = 0; j < n; j++) {
+                int dg = S->g[d->transpose][d->row[j] * n + d->col[p]];
+                if (dg && !d->label[dg] && d->bind[dg] == j + 1)
+                    d->label[dg] = (uint8_t)(d->newbase[j] + __builtin_popcountll(d->newpos[j] & all_bits(p)));
+            }
+        Cand *c = push(&S->cur);
+        if (!c)
+            return S->cur.len >= LIVE_LIMIT ? OUT_OF_STEPS : OUT_OF_MEMORY;
+        memset(c, 0, sizeof *c);
+        memcpy(c->col, d->col, sizeof c->col);
+        memcpy(c->row, d->row, sizeof c->row);
+        memcpy(c->label, d->label, sizeof c->label);
+        memcpy(c->mult, d->mult, sizeof c->mult);
+        c->col_cut = d->col_cut;
+        c->stack_cut = d->stack_cut;
+        c->used_rows = d->used_rows;
+        c->transpose = d->transpose;
+        c->next_label = d->next_label;
+        c->band = d->band;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The whole search.                                                                           */
 
 /* Canonicalise the loaded input: on return S->cur holds the survivors.  Return 0, or
  * OUT_OF_MEMORY / OUT_OF_STEPS. */
-static int search_run(Search *S, int generic, int cycles)
+static int search_run(Search *S, int generic, int cycles, int deferred)
 {
     int k = 0, status;
     S->steps = 0;
     S->cycles = cycles;
-    if (!generic && is_complete(S)) {
+    int complete = !generic && is_complete(S);
+    if (deferred < 0) /* automatic: the deferred search for puzzles on grids above 12x12 */
+        deferred = !complete && S->n > DEFERRED_FROM;
+    if (deferred)
+        return d_search_run(S);
+    if (complete) {
         status = grid_start(S);
         S->steps = 0; /* the two searches have limits of their own */
         k = 2;
@@ -1051,12 +1666,12 @@ static PyObject *automorphisms(const Search *S)
 
 static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", NULL};
-    int br, bc, generic = 0, cycles = 1;
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", "deferred", NULL};
+    int br, bc, generic = 0, cycles = 1, deferred = -1;
     Py_buffer buf;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|pp:minlex", kwlist, &br, &bc, &buf, &generic,
-                                     &cycles))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|ppi:minlex", kwlist, &br, &bc, &buf, &generic,
+                                     &cycles, &deferred))
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
@@ -1077,7 +1692,7 @@ static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
     int status;
     Py_BEGIN_ALLOW_THREADS;
     search_load(S, br, bc, buf.buf);
-    status = search_run(S, generic, cycles);
+    status = search_run(S, generic, cycles, deferred);
     Py_END_ALLOW_THREADS;
     if (status < 0) {
         search_failed(status, 0);
@@ -1119,6 +1734,7 @@ done:
     if (S) {
         list_free(&S->cur);
         list_free(&S->nxt);
+        dsearch_free(S);
         free(S);
     }
     PyBuffer_Release(&buf);
@@ -1127,12 +1743,12 @@ done:
 
 static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", NULL};
-    int br, bc, generic = 0, cycles = 1;
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", "deferred", NULL};
+    int br, bc, generic = 0, cycles = 1, deferred = -1;
     Py_buffer buf;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|pp:minlex_many", kwlist, &br, &bc, &buf,
-                                     &generic, &cycles))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|ppi:minlex_many", kwlist, &br, &bc, &buf,
+                                     &generic, &cycles, &deferred))
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
@@ -1162,7 +1778,7 @@ static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs
     Py_BEGIN_ALLOW_THREADS;
     for (; i < count; i++) {
         search_load(S, br, bc, cells + i * N);
-        status = search_run(S, generic, cycles);
+        status = search_run(S, generic, cycles, deferred);
         if (status < 0)
             break;
         finish(S, &S->cur.a[0], out + i * N);
@@ -1176,6 +1792,7 @@ done:
     if (S) {
         list_free(&S->cur);
         list_free(&S->nxt);
+        dsearch_free(S);
         free(S);
     }
     PyBuffer_Release(&buf);
