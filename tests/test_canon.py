@@ -94,10 +94,17 @@ def _partial(shape: Shape, rng: random.Random) -> Grid:
 def _check_against_oracle(grid: Grid) -> None:
     shape = grid.shape
     want, autos = oracle(shape.box_rows, shape.box_cols, grid.cells)
-    for generic, cycles in ((False, True), (False, False), (True, True)):
-        m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells, generic, cycles)
-        assert tuple(m.cells) == want, (grid.to_line(), generic, cycles)
-        assert m.automorphisms == autos, (grid.to_line(), generic, cycles)
+    for generic, cycles, deferred in (
+        (False, True, 0),
+        (False, False, 0),
+        (True, True, 0),
+        (False, True, 1),
+    ):
+        m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells, generic, cycles, deferred)
+        assert tuple(m.cells) == want, (grid.to_line(), generic, cycles, deferred)
+        assert m.automorphisms == autos, (grid.to_line(), generic, cycles, deferred)
+        t = Transform(shape, m.transpose, tuple(m.rows), tuple(m.cols), tuple(m.digits))
+        assert t.apply(grid).cells == m.cells, (grid.to_line(), generic, cycles, deferred)
     c = canonical(grid)
     assert _text(c.grid) == want and c.automorphisms == autos
     assert c.transform.apply(grid) == c.grid
@@ -419,14 +426,81 @@ def test_big_grids(shape: Shape, keep: float) -> None:
         _check_isomorphs(grid, rng, 2)
 
 
-def test_dense_big_puzzles_give_up_with_value_error() -> None:
-    """A known limit: tied columns holding new digits branch, and dense rows of big grids hold
-    many. The search gives up (in well under a second) instead of running for hours."""
+def test_dense_big_puzzles() -> None:
+    """Dense rows of big grids hold many tied new digits: the deferred-label search keeps them
+    tied (the other search branched over every order of them and gave up)."""
     rng = random.Random(1)
     g = random_grid(Shape(6, 6), seed=2)
     dense = Grid.unchecked(g.shape, bytes(d if rng.random() < 0.8 else 0 for d in g.cells))
-    with pytest.raises(ValueError, match="more search steps"):
-        canonical(dense)
+    _check_isomorphs(dense, rng, 3)
+
+
+def _blanked(shape: Shape, seed: int, keep: float) -> Grid:
+    rng = random.Random(seed)
+    g = random_grid(shape, seed=seed)
+    return Grid.unchecked(shape, bytes(d if rng.random() < keep else 0 for d in g.cells))
+
+
+#: Shapes whose generated puzzles the search used to give up on (2x16, 3x12, 6x6), and others.
+BIG = [Shape(2, 16), Shape(3, 12), Shape(6, 6), Shape(5, 5), Shape(4, 8)]
+
+
+@pytest.mark.parametrize("shape", BIG, ids=str)
+def test_big_puzzles_like_generated_ones(shape: Shape) -> None:
+    """Random complete grids with about the generator's share of clues (52% for 36x36) and
+    more: isomorphs agree, the transform maps the input onto the result."""
+    rng = random.Random(str(shape))
+    for seed, keep in ((1, 0.52), (2, 0.45), (3, 0.6), (4, 0.7)):
+        _check_isomorphs(_blanked(shape, seed, keep), rng, 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shape", BIG, ids=str)
+def test_generated_big_puzzles(shape: Shape) -> None:
+    """``sudokit.generate`` itself (seed 1; a minute or more for 36x36 grids)."""
+    gen = sudokit.generate(shape=shape, seed=1, timeout=None)
+    c = _check_isomorphs(gen.puzzle, random.Random(1), 3)
+    assert solve(c.grid) == c.transform.apply(gen.solution)
+
+
+_DIFF_SHAPES = [
+    SUDOKU,
+    Shape(2, 4),
+    Shape(4, 2),
+    Shape(3, 4),
+    Shape(4, 3),
+    Shape(2, 6),
+    Shape(4, 4),
+    Shape(3, 5),
+]
+
+
+@pytest.mark.parametrize("shape", _DIFF_SHAPES, ids=str)
+def test_deferred_search_agrees_with_the_other_one(shape: Shape) -> None:
+    """Both searches (deferred=1: labels bound to positions; deferred=0: every order of tied
+    new digits branched) give the same text and automorphism count, and their transforms
+    both map the input onto it: random puzzles, partial grids with no solution, and
+    sub-grids of the most regular grid (many automorphisms, so many ties)."""
+    rng = random.Random(str(shape) + "deferred")
+    br, bc = shape.box_rows, shape.box_cols
+    grids = []
+    for i in range(60):
+        grids.append(_partial(shape, rng) if i % 2 else _puzzle(shape, rng))
+    for keep in (0.2, 0.4, 0.6, 0.8, 1.0):
+        cells = Transform.random(shape, rng).apply(_pattern(shape)).cells
+        grids.append(Grid.unchecked(shape, bytes(d if rng.random() < keep else 0 for d in cells)))
+    grids.append(Grid.unchecked(shape, bytes(shape.size)))
+    for g in grids:
+        old = _canon.minlex(br, bc, g.cells, deferred=0)
+        new = _canon.minlex(br, bc, g.cells, deferred=1)
+        assert (new.cells, new.automorphisms) == (old.cells, old.automorphisms), g.to_line()
+        for m in (old, new):
+            t = Transform(shape, m.transpose, tuple(m.rows), tuple(m.cols), tuple(m.digits))
+            assert t.apply(g).cells == m.cells, g.to_line()
+    cells = b"".join(g.cells for g in grids)
+    assert _canon.minlex_many(br, bc, cells, deferred=1) == _canon.minlex_many(
+        br, bc, cells, deferred=0
+    )
 
 
 def test_wide_two_row_complete_grids() -> None:
@@ -478,10 +552,11 @@ def test_hostile_arguments(data: st.DataObject) -> None:
         top = n if kind < 3 else 255
         cells = bytes(data.draw(st.lists(st.integers(0, top), min_size=size, max_size=size)))
     generic = data.draw(st.booleans())
-    one = _call(_canon.minlex, br, bc, cells, generic)
+    deferred = data.draw(st.sampled_from([-1, 0, 1]))
+    one = _call(_canon.minlex, br, bc, cells, generic, True, deferred)
     if one is not None:
         assert len(one.cells) == len(cells) and one.automorphisms >= 1
-    many = _call(_canon.minlex_many, br, bc, cells, generic)
+    many = _call(_canon.minlex_many, br, bc, cells, generic, True, deferred)
     if many is not None:
         assert len(many) == len(cells)
     _call(_canon.minlex, br, bc, data.draw(st.one_of(st.none(), st.integers(), st.text())))
@@ -511,6 +586,9 @@ FAULT_CALLS: dict[str, Callable[[], object]] = {
     "grid": lambda: _canon.minlex(3, 3, Grid(MOST_CANONICAL).cells),
     "generic": lambda: _canon.minlex(2, 3, random_grid(Shape(2, 3), seed=1).cells, True),
     "many": lambda: _canon.minlex_many(3, 3, Grid(MOST_CANONICAL).cells + bytes(81)),
+    "deferred": lambda: _canon.minlex_many(
+        3, 3, Grid(MOST_CANONICAL[:40] + "." * 41).cells + bytes(81), deferred=1
+    ),
 }
 
 
