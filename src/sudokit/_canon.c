@@ -36,6 +36,10 @@
  * permutation, laid out by length (see two_rows).  `generic=True` turns the complete-grid path
  * off, `cycles=False` the closed form, so the tests can compare all three.
  *
+ * Puzzles above 12x12 take another search (section "Deferred labels"): tied columns holding
+ * new digits stay tied, their labels bound to positions, until a later row tells them apart.
+ * `deferred=1` forces it on any input, `deferred=0` off, for the tests.
+ *
  * Memory: two growable candidate arrays per call (or per batch); nothing else on the heap.
  * Failed allocations end in MemoryError (see _faults.h).  The search runs without the GIL.
  */
@@ -1501,8 +1505,8 @@ static void search_failed(int status, Py_ssize_t index)
     if (status == OUT_OF_STEPS)
         PyErr_Format(PyExc_ValueError,
                      "grid %zd: the canonical form needs more search steps than this search allows "
-                     "(dense puzzles on big grids and complete grids of wide boxes, e.g. 2x10, "
-                     "tie too often)",
+                     "(complete grids of wide boxes, e.g. 3x12, and dense puzzles of boxes two rows "
+                     "tall tie too often)",
                      index);
     else
         PyErr_NoMemory();
@@ -1802,12 +1806,13 @@ done:
 static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
     {"minlex", (PyCFunction)(void (*)(void))py_minlex, METH_VARARGS | METH_KEYWORDS,
-     "minlex(box_rows, box_cols, cells, generic=False, cycles=True) -> Minlex\n\n"
+     "minlex(box_rows, box_cols, cells, generic=False, cycles=True, deferred=-1) -> Minlex\n\n"
      "The canonical (minlex) form of one grid of n*n digit bytes (0 = empty), a map that gives\n"
      "it, and the automorphism count.  generic=True: no special path for complete grids;\n"
-     "cycles=False: no cycle layout for boxes two rows tall (both for the tests)."},
+     "cycles=False: no cycle layout for boxes two rows tall; deferred=1/0: the deferred-label\n"
+     "search on/off (-1: for puzzles above 12x12), all for the tests."},
     {"minlex_many", (PyCFunction)(void (*)(void))py_minlex_many, METH_VARARGS | METH_KEYWORDS,
-     "minlex_many(box_rows, box_cols, cells, generic=False, cycles=True) -> bytes\n\n"
+     "minlex_many(box_rows, box_cols, cells, generic=False, cycles=True, deferred=-1) -> bytes\n\n"
      "The canonical forms of many grids of one shape given back to back, back to back."},
     {NULL, NULL, 0, NULL},
 };

@@ -252,10 +252,10 @@ def canonical(grid: Grid) -> Canonical:
 
     A grid with a digit twice in a row or a column has no canonical form here
     (:class:`~sudokit.errors.InvalidPuzzleError`). The search takes microseconds to
-    milliseconds for 9x9 to 25x25 puzzles and for complete grids of most shapes; complete
-    grids of boxes 3 rows tall and 9 to 11 wide take up to seconds; complete 3x12 grids and
-    puzzles of 2x16, 3x12 and 6x6 boxes with many clues per row are beyond it: ValueError
-    after a bounded search (see docs/canon.md).
+    milliseconds for puzzles of every shape up to 36x36 and for complete grids of most
+    shapes; complete grids of boxes 3 rows tall and 9 to 11 wide take up to seconds;
+    complete 3x12 grids and puzzles of boxes two rows tall with 80% or more of the cells can
+    be beyond it: ValueError after a bounded search (see docs/canon.md).
 
     >>> canonical(Grid("." * 16)).automorphisms  # the whole group of 4x4: 2 * 8 * 8 * 4!
     3072
