@@ -24,10 +24,20 @@ class Minlex(tuple[bytes, bool, bytes, bytes, bytes, int, int]):
     def survivors(self) -> int: ...
 
 def minlex(
-    box_rows: int, box_cols: int, cells: Buffer, generic: bool = False, cycles: bool = True
+    box_rows: int,
+    box_cols: int,
+    cells: Buffer,
+    generic: bool = False,
+    cycles: bool = True,
+    deferred: int = -1,
 ) -> Minlex: ...
 def minlex_many(
-    box_rows: int, box_cols: int, cells: Buffer, generic: bool = False, cycles: bool = True
+    box_rows: int,
+    box_cols: int,
+    cells: Buffer,
+    generic: bool = False,
+    cycles: bool = True,
+    deferred: int = -1,
 ) -> bytes: ...
 
 # Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).
