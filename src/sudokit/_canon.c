@@ -1561,19 +1561,6 @@ static void survivor_factors(const Search *S, const Cand *c, uint32_t *f)
 /* ------------------------------------------------------------------------------------------ */
 /* Python bindings.                                                                            */
 
-static int check_shape(int br, int bc)
-{
-    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE || br > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
-        bc > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || br * bc > MAX_SIDE) {
-        PyErr_Format(PyExc_ValueError,
-                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
-                     "(their product) at most %d",
-                     br, bc, SUDOKIT_MIN_BOX_SIDE, MAX_SIDE);
-        return -1;
-    }
-    return br * bc;
-}
-
 /* Check one input of n*n cells: digits 0..n, none twice in a row or a column (the search
  * labels each new digit of a row once).  Return 0, or -1 with ValueError set. */
 static int check_input(const uint8_t *cells, int n, Py_ssize_t index)
@@ -1679,7 +1666,7 @@ static PyObject *py_minlex(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     if (buf.len != (Py_ssize_t)n * n) {
@@ -1756,7 +1743,7 @@ static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs
         return NULL;
     PyObject *result = NULL;
     Search *S = NULL;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     Py_ssize_t N = (Py_ssize_t)n * n;

@@ -1113,21 +1113,6 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
 /* ------------------------------------------------------------------------------------------ */
 /* Python bindings.                                                                            */
 
-/* Check a shape before anything is computed from it (the product of two large ints would
- * overflow).  Return n = br * bc, or -1 with ValueError set. */
-static int check_shape(int br, int bc)
-{
-    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE || br > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
-        bc > MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || br * bc > MAX_SIDE) {
-        PyErr_Format(PyExc_ValueError,
-                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
-                     "(their product) at most %d",
-                     br, bc, SUDOKIT_MIN_BOX_SIDE, MAX_SIDE);
-        return -1;
-    }
-    return br * bc;
-}
-
 /* Check a complete grid of n*n cells: every digit 1..n, none twice in a row, column or box.
  * Return 0, or -1 with ValueError set. */
 static int check_solution(const uint8_t *cells, int br, int bc, const char *what)
@@ -1240,7 +1225,7 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
         return NULL;
     PyObject *result = NULL, *sols = NULL, *counts_list = NULL;
     uint64_t *counts = NULL;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     if (limit < 1) {
@@ -1300,7 +1285,7 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
                                      &generic))
         return NULL;
     PyObject *result = NULL;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     if (limit < 1) {
@@ -1347,7 +1332,7 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     (void)self;
     if (!PyArg_ParseTuple(args, "iiK:random_grid", &br, &bc, &seed))
         return NULL;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         return NULL;
     const Geo *g = geo_get(br, bc);
@@ -1393,7 +1378,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     uint8_t *cells = NULL, *solution = NULL;
     Work w;
     int have_work = 0;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     int N = n * n;
@@ -1516,7 +1501,7 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
     int *found = NULL, nfound = 0;
     Work w;
     int have_work = 0;
-    int n = check_shape(br, bc);
+    int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
     int N = n * n;

@@ -68,6 +68,19 @@ def conflict_reason(shape: Shape, cells: bytes) -> str | None:
     )
 
 
+def batch_shape(grids: Sequence[Grid]) -> Shape:
+    """The one shape of a non-empty batch of grids sent to C in one call; ValueError naming
+    the first grid of another shape."""
+    shape = grids[0].shape
+    for i, g in enumerate(grids):
+        if g.shape != shape:
+            raise ValueError(
+                "every grid of a batch must have one shape: "
+                f"grid 0 is {shape}, grid {i} is {g.shape}"
+            )
+    return shape
+
+
 def _is_value(value: object, n: int) -> bool:
     return type(value) is int and 0 <= value <= n
 

@@ -17,4 +17,23 @@
 #error "candidate masks are 64-bit: SUDOKIT_MAX_SIDE must not exceed 64"
 #endif
 
+#ifdef Py_PYTHON_H
+/* Check a shape before anything is computed from it (the product of two large ints would
+ * overflow): one rule and one message for every extension.  Return n = br * bc, or -1 with
+ * ValueError set. */
+static inline int sudokit_check_shape(int br, int bc)
+{
+    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
+        br > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || bc > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
+        br * bc > SUDOKIT_MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError,
+                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
+                     "(their product) at most %d",
+                     br, bc, SUDOKIT_MIN_BOX_SIDE, SUDOKIT_MAX_SIDE);
+        return -1;
+    }
+    return br * bc;
+}
+#endif
+
 #endif

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from . import _canon
-from ._grid import Grid, conflict_reason
+from ._grid import Grid, batch_shape, conflict_reason
 from ._shape import Shape
 from .errors import InvalidPuzzleError
 
@@ -276,13 +276,7 @@ def canonical_many(grids: Iterable[Grid]) -> list[Grid]:
     batch = grids if isinstance(grids, Sequence) else list(grids)
     if not batch:
         return []
-    shape = batch[0].shape
-    for i, g in enumerate(batch):
-        if g.shape != shape:
-            raise ValueError(
-                "every grid of a batch must have one shape: "
-                f"grid 0 is {shape}, grid {i} is {g.shape}"
-            )
+    shape = batch_shape(batch)
     try:
         out = _canon.minlex_many(shape.box_rows, shape.box_cols, b"".join(g.cells for g in batch))
     except ValueError as e:

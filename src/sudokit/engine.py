@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import _engine
-from ._grid import Grid
+from ._grid import Grid, batch_shape
 from ._shape import Shape
 from .errors import NotUniqueError
 
@@ -92,13 +92,7 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     """Search many grids of one shape in one call into C: their shape, their first solutions
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
-    shape = grids[0].shape
-    for i, g in enumerate(grids):
-        if g.shape != shape:
-            raise ValueError(
-                "every grid of a batch must have one shape: "
-                f"grid 0 is {shape}, grid {i} is {g.shape}"
-            )
+    shape = batch_shape(grids)
     solutions, counts = _engine.solve_batch(
         shape.box_rows, shape.box_cols, b"".join(g.cells for g in grids), min(limit, _LIMIT_MAX)
     )
