@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import random
 import signal
 import subprocess
 import sys
@@ -51,6 +52,27 @@ def test_symmetry_of_names_the_group_of_maps_a_pattern_keeps(shape: Shape, symme
         kept = {name for name in SYMMETRIES if is_symmetric(p.puzzle, name)}
         assert set(SYMMETRIES[found]) == {m for name in kept for m in SYMMETRIES[name]}
         assert is_minimal(p.puzzle, p.solution) == p.minimal
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4)])
+def test_symmetry_of_random_patterns_matches_the_maps_one_by_one(shape: Shape) -> None:
+    """Symmetric patterns made by closing random cells under a group, and their breakages:
+    the answer is the group of every map the pattern keeps (checked cell by cell)."""
+    rng = random.Random(shape.n)
+    n = shape.n
+    for trial in range(300):
+        symmetry = ALL_SYMMETRIES[trial % len(ALL_SYMMETRIES)]
+        cells = bytearray(n * n)
+        for cell in rng.sample(range(n * n), rng.randrange(1, n * n // 3)):
+            for name in SYMMETRIES[symmetry]:
+                r, c = _MAPS[name](cell // n, cell % n, n)
+                cells[r * n + c] = 1
+        if trial % 3 == 0:  # break the symmetry, sometimes
+            cells[rng.randrange(n * n)] ^= 1
+        grid = sudokit.Grid.from_cells(bytes(cells), shape, allow_conflicts=True)
+        found = symmetry_of(grid)
+        kept = {name for name in SYMMETRIES if is_symmetric(grid, name)}
+        assert set(SYMMETRIES[found]) == {m for name in kept for m in SYMMETRIES[name]}
 
 
 def without(cells: bytes, remove: tuple[int, ...] | list[int]) -> bytes:
