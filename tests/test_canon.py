@@ -31,10 +31,11 @@ from sudokit import (
     _canon,
     canonical,
     canonical_id,
+    generate,
     random_grid,
     solve,
 )
-from sudokit.canon import canonical_ids, canonical_many
+from sudokit.canon import canonical_ids, canonical_many, ids_of_canonical
 
 from canon_oracle import oracle
 
@@ -609,3 +610,16 @@ def test_every_failed_allocation_ends_in_memory_error(name: str) -> None:
         finally:
             _canon._fail_after(-1)
     assert call() == answer
+
+
+def test_ids_of_canonical_forms_are_their_canonical_ids() -> None:
+    rng = random.Random(3)
+    grids = [Grid("." * 81), Grid(MOST_CANONICAL)] + [
+        generate(shape=shape, seed=rng.randrange(1 << 30)).puzzle
+        for shape in (*SMALL, SUDOKU, SUDOKU, Shape(2, 4), Shape(4, 4))
+    ]
+    forms = [canonical(g).grid for g in grids]  # of several shapes
+    assert ids_of_canonical(forms) == [canonical_id(g) for g in grids]
+    nines = [g for g in grids if g.shape == SUDOKU]
+    assert ids_of_canonical(canonical_many(nines)) == canonical_ids(nines)
+    assert ids_of_canonical([]) == []
