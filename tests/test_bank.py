@@ -594,3 +594,59 @@ def test_a_killed_fill_goes_on_from_its_last_commit(bank_url: str) -> None:
         after = [s.index for s in bank.query()]
     assert len(after) == len(before) + 40 == len(set(after))
     assert min(i for i in set(after) - before if i is not None) >= state[1]
+
+
+def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: list[Rated]) -> None:
+    """Plain 81-cell lines take the fast path (repeated digits left to the exact engine); the
+    first line of another kind hands the rest to read_puzzles, with the right line numbers
+    and the comment lines just before it. Either way, what prepare_many makes of it is the
+    same as from read_puzzles' own records: entries, refusals and their messages."""
+    from sudokit.bank import Pending, Refusal, prepare_many, read_pending, read_pieces
+    from sudokit.formats import PuzzleSource, read_puzzles
+
+    row_twice = "3" + EASY[1:]  # r1c1 = 3, as r1c3
+    box_twice = EASY[:18] + "3" + EASY[19:]  # r3c1 = 3, in r1c3's box
+    lines = [
+        "\ufeff# sudokit generate format=line shape=3x3",
+        *(format_record(g, "line").rstrip("\n") for g in rated[:3]),
+        "",
+        "# index=7 seed=5 minimal=yes rating=ED=1.5/1.2/1.2",
+        EASY,
+        row_twice + "  # minimal=no",
+        box_twice,
+        SEVERAL,
+        NONE,
+        "# shape=2x2",
+        "1.3...12....4..3",
+        EASY + " ED=9.9/8.8/7.7",
+        format_record(rated[3], "json").rstrip("\n"),
+        *(format_record(g, "line").rstrip("\n") for g in rated[4:6]),
+    ]
+    path = _write(tmp_path / "mixed.txt", "\n".join(lines) + "\n")
+    source = PuzzleSource(path)
+    general = [
+        Pending(r, f"{path}:{r.line}") if r.grid is not None else r
+        for r in read_puzzles(open(path, encoding="utf-8"), source=path)
+    ]
+    fast = list(read_pending(source))
+    assert [item.line for item in fast] == [item.line for item in general]
+    assert [len(p) for p in read_pieces(source, size=4)] == [4, 4, 4, 1]
+
+    def outcome(items: list[Any]) -> list[tuple[object, ...]]:
+        out: list[tuple[object, ...]] = []
+        for done in prepare_many(items):
+            if isinstance(done, Refusal):
+                out.append((done.line, done.message))
+            else:
+                out.append((done.id, done.shown, done.source, done.er, done.minimal, done.seed))
+        return out
+
+    made = outcome(fast)
+    assert made == outcome(general)
+    assert f"{path}, line 8: conflicting clues: digit 3 at r1c1 and r1c3 (row 1)" in made[4][1]
+    assert f"{path}, line 9: conflicting clues: digit 3 at r1c3 and r3c1 (box 1)" in made[5][1]
+    assert made[6:8] == [
+        (10, f"{path}, line 10: more than one solution"),
+        (11, f"{path}, line 11: no solution"),
+    ]
+    assert made[3][3:] == (1.5, True, 5)  # what the comment line above states

@@ -138,14 +138,6 @@ def _map_getters(shape: Shape) -> dict[str, Callable[[bytes], tuple[int, ...]]]:
     return out
 
 
-#: The symmetries, largest group first: the first whose maps all hold is the answer. Within a
-#: group, rot180 (in most groups, and what the generator makes by default) comes before the
-#: rest, so most patterns are decided after testing few maps.
-_LARGEST_FIRST = tuple(
-    (name, tuple(sorted(group, key=lambda m: (m != "rot180", m))))
-    for name, group in sorted(SYMMETRIES.items(), key=lambda kv: -len(kv[1]))
-)
-
 #: Bytes 1..255 to 1: a grid's cells as its clue pattern.
 _PATTERN = bytes([0] + [1] * 255)
 
@@ -163,22 +155,25 @@ def symmetry_of(puzzle: Grid) -> str:
     ('none', 'diagonal')
     """
     pattern = puzzle.cells.translate(_PATTERN)
-    # rot180 reverses the cells: one slice. Each other map is tested when a group asks.
-    held: dict[str, bool] = {"identity": True, "rot180": pattern[::-1] == pattern}
     getters = _map_getters(puzzle.shape)
-    same: tuple[int, ...] = ()
+    same = tuple(pattern)
 
     def holds(name: str) -> bool:
-        nonlocal same
-        if name not in held:
-            same = same or tuple(pattern)
-            held[name] = getters[name](pattern) == same
-        return held[name]
+        return getters[name](pattern) == same
 
-    for name, group in _LARGEST_FIRST:
-        if all(holds(m) for m in group):
+    # The eight maps are the square's symmetries; two reflections make a rotation, a
+    # reflection and a quarter turn make a reflection. So, rot180 (one slice) first:
+    if pattern[::-1] == pattern:
+        if holds("rot90"):  # and with any reflection, all of them
+            return "full" if holds("mirror-h") else "rot90"
+        if holds("mirror-h"):  # and mirror-v; not diagonal (that would make rot90)
+            return "mirror-both"
+        return "diagonal-both" if holds("diagonal") else "rot180"
+    # No half turn: no quarter turn, and at most one reflection.
+    for name in ("mirror-h", "mirror-v", "diagonal", "antidiagonal"):
+        if holds(name):
             return name
-    return "none"  # pragma: no cover - the identity always holds
+    return "none"
 
 
 def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:

@@ -54,6 +54,7 @@ from ._entries import (
     prepare,
     prepare_many,
     read_pending,
+    read_pieces,
 )
 from ._schema import SCHEMA_VERSION, open_engine, puzzles, runs, techniques, writing
 
@@ -73,6 +74,7 @@ __all__ = [
     "prepare",
     "prepare_many",
     "read_pending",
+    "read_pieces",
     "step_names",
 ]
 

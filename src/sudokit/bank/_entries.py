@@ -15,21 +15,26 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from itertools import chain, islice, repeat
+from typing import TextIO
 
-from .._grid import Grid
-from ..canon import Canonical, canonical, canonical_id
+from .._grid import Grid, conflict_reason
+from .._shape import Shape
+from .._text import shared_shape
+from ..canon import Canonical, canonical, canonical_many, ids_of_canonical
 from ..difficulty import Rated
-from ..engine import unique_solution
+from ..engine import search_batch, unique_solution
 from ..errors import NotUniqueError
-from ..formats import PuzzleSource, Record, read_puzzles
+from ..formats import PuzzleSource, Record, _record, _stated_shape, read_puzzles
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
-from ..rating import UNSOLVED_RATING, Level, Rating, hodoku, rate
+from ..rating import Level, Rating, hodoku, rate
 
 __all__ = [
     "Entry",
@@ -41,6 +46,7 @@ __all__ = [
     "prepare",
     "prepare_many",
     "read_pending",
+    "read_pieces",
 ]
 
 
@@ -180,6 +186,8 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
     >>> s.er, s.ep, s.ed, s.minimal, s.seed, s.index
     (1.2, 1.1, 1.0, True, 99, 4)
     """
+    if row is None and record.fmt != "json":
+        return _stated_in_text(record.note or record.text)
     obj: dict[str, object] = {}
     if row is not None:
         obj = dict(row)
@@ -213,16 +221,39 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
     )
 
 
+def _stated_in_text(text: str) -> Stated:
+    """What a comment (sudokit's, else the line: SE's form) states; the same as the general
+    path of :func:`stated_of` for a dict of these keys, the last of each key counting."""
+    facts: dict[str, str] = {}
+    rating: tuple[str, str, str] | None = None
+    for key, value, er, ep, ed in _FACTS.findall(text):
+        if key:
+            facts[key] = value
+        else:
+            rating = (er, ep, ed)
+    seed = _number(facts.get("seed"), int)
+    index = _number(facts.get("index"), int)
+    return Stated(
+        er=float(rating[0]) if rating else None,
+        ep=float(rating[1]) if rating else None,
+        ed=float(rating[2]) if rating else None,
+        hardest=facts.get("hardest") or None,
+        minimal=_YES.get(facts.get("minimal", "")),
+        seed=int(seed) if seed is not None else None,
+        index=int(index) if index is not None else None,
+    )
+
+
 class _Tee:
     """The lines of a stream as :func:`read_puzzles` takes them, keeping the recent ones by
     line number (a record's csv row is its raw line) and the csv header when there is one."""
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    def __init__(self, lines: Iterable[str], *, seen_body: bool = False) -> None:
         self._it = iter(lines)
         self.raw: dict[int, str] = {}
         self.columns: list[str] | None = None
         self._n = 0
-        self._seen_body = False
+        self._seen_body = seen_body  # a header is the first line with a body, or none
 
     def __iter__(self) -> Iterator[str]:
         for line in self._it:
@@ -247,27 +278,189 @@ _NAME = re.compile(r"[a-z_][a-z0-9_ ]*")
 def read_pending(source: PuzzleSource) -> Iterator[Pending | Record]:
     """The puzzles of ``source`` as :class:`Pending` (with what their records state), or the
     bad record itself. Raises OSError (at the first ``next``) for a file that cannot be read."""
+    for piece in read_pieces(source):
+        yield from piece
+
+
+def read_pieces(source: PuzzleSource, size: int = 1000) -> Iterator[list[Pending | Record]]:
+    """:func:`read_pending` in lists of at most ``size`` items; from standard input, a list
+    also ends where the input has nothing more for now, so a slow pipe is prepared and
+    stored as it comes. Raises OSError (at the first ``next``) for a file that cannot be read.
+
+    Lines as ``sudokit generate`` writes them (81 cells of ``1-9`` and ``.``, maybe a ``#``
+    comment) are read by a fast path that gives the records :func:`read_puzzles` gives, except
+    that it leaves the check for repeated digits to the exact engine (a puzzle that has them
+    has no solution: :func:`prepare_many` then reports it as the reader would). From the first
+    line of any other kind on, :func:`read_puzzles` reads the rest."""
     with ExitStack() as stack:
+        pieces: Iterable[list[str]]
         if source.kind == "stdin":
-            lines: Iterable[str] = sys.stdin
+            pieces = _available(sys.stdin, size)
         elif source.kind == "text":
-            lines = source.source.splitlines()
+            pieces = [source.source.splitlines()]
         else:
-            lines = stack.enter_context(open(source.source, encoding="utf-8", errors="replace"))
-        tee = _Tee(lines)
-        read = read_puzzles(tee, shape=source.shape, alphabet=source.alphabet, source=source.name)
+            f = stack.enter_context(open(source.source, encoding="utf-8", errors="replace"))
+            pieces = iter(lambda: f.readlines(256 * size), [])
+        yield from _Reader(source, size).pieces(pieces)
+
+
+def _available(stream: TextIO, size: int) -> Iterator[list[str]]:
+    """The lines of ``stream`` in lists of what it has to give now (a pipe: what was written;
+    at least one line, at most about ``size``)."""
+    try:
+        fd = stream.fileno()
+        stream.buffer  # noqa: B018 - a text stream over bytes, or not
+    except (AttributeError, OSError, ValueError):
+        yield from (
+            [line, *islice(stream, size - 1)] for line in stream
+        )  # not a file: no way to ask what is there
+        return
+    import select
+
+    tail = b""
+    while True:
+        data = os.read(fd, 1 << 16)
+        if not data:
+            break
+        while len(data) < (1 << 20) and select.select([fd], [], [], 0)[0]:
+            more = os.read(fd, 1 << 16)
+            if not more:
+                break
+            data += more
+        lines = (tail + data).split(b"\n")
+        tail = lines.pop()
+        if lines:
+            text = [line.decode("utf-8", "replace") + "\n" for line in lines]
+            for i in range(0, len(text), size):
+                yield text[i : i + size]
+    if tail:
+        yield [tail.decode("utf-8", "replace")]
+
+
+#: A line as ``sudokit generate`` writes a 9x9 puzzle: its cells, maybe a comment.
+_PLAIN = re.compile(r"([1-9.]{81})[ \t]*(#.*)?\r?\n?")
+_SUDOKU = shared_shape(3, 3)
+_CELLS = str.maketrans({".": "\0", **{str(d): chr(d) for d in range(1, 10)}})
+
+
+_SHAPE_WORD = re.compile(r"\bshape=\d+x\d+\b")
+
+
+def _sudoku_or_none(comment: str) -> bool:
+    """Whether ``comment`` (from its ``#`` on) states no shape, or 3x3."""
+    if "shape=" not in comment:
+        return True
+    m = _SHAPE_WORD.search(comment)
+    return m is None or m.group() == "shape=3x3" or _stated_shape(comment) in (None, _SUDOKU)
+
+
+class _Reader:
+    """The fast path of :func:`read_pieces`, and the hand-over to :func:`read_puzzles`."""
+
+    def __init__(self, source: PuzzleSource, size: int) -> None:
+        self.name = source.name
+        self.size = size
+        # The fast path applies to a source read with default options only.
+        self.fast = source.shape in (None, _SUDOKU) and source.alphabet is None
+        self.source = source
+        self.line = 0  # lines read
+        self.above: list[str] = []  # the comment and blank lines since the last record
+        self.any_record = False
+        self.piecewise = source.kind == "stdin"  # a piece is what the input had to give
+        self.at_end = False  # the line last handed to read_puzzles ended its piece
+
+    def pieces(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
+        it = iter(pieces)
+        out: list[Pending | Record] = []
+        for piece in it:
+            for k, raw in enumerate(piece) if self.fast else ():
+                item = self._plain(raw)
+                if item is not None:
+                    out.append(item)
+                    if len(out) >= self.size:
+                        yield out
+                        out = []
+                elif not self.fast:  # this line, and all after it, the general way
+                    piece = piece[k:]
+                    break
+            else:
+                if self.fast:
+                    if out and self.piecewise:
+                        yield out
+                        out = []
+                    continue
+            if out:
+                yield out
+            yield from self._slow(chain([piece], it))
+            return
+        if out:
+            yield out
+
+    def _plain(self, raw: str) -> Pending | None:
+        """The record of one line read the fast way; None for a comment or blank line, and
+        for a line the fast path does not take (``self.fast`` is then False)."""
+        if self.line == 0 and raw.startswith("\ufeff"):
+            raw = raw[1:]
+        m = _PLAIN.fullmatch(raw)
+        if m is None:
+            body = raw.strip()
+            if (not body or body.startswith("#")) and body != "# solution":
+                if _sudoku_or_none(body):
+                    self.line += 1
+                    self.above.append(raw)
+                    return None
+            self.fast = False
+            return None
+        note = m.group(2)
+        if note is not None and not _sudoku_or_none(note):
+            self.fast = False
+            return None
+        self.line += 1
+        text = raw.rstrip("\r\n")
+        if note is None:  # the comment line just above, as the reader takes it
+            note = next((a.strip() for a in reversed(self.above) if a.strip()), "")
+        else:
+            note = note.strip()
+        self.above.clear()
+        self.any_record = True
+        cells = m.group(1).translate(_CELLS).encode("latin-1")
+        record = Record(self.line, Grid.unchecked(_SUDOKU, cells), None, text, "line", note)
+        return Pending(record, f"{self.name}:{self.line}")
+
+    def _slow(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
+        """The rest of the input through :func:`read_puzzles`, from the comment lines that
+        came just before (they may state the shape of what follows); blank lines stand for
+        the lines read before them, so the line numbers stay right."""
+        skipped = self.line - len(self.above)
+        lines = chain(repeat("\n", skipped), self.above, self._lines(pieces))
+        tee = _Tee(lines, seen_body=self.any_record)
+        src = self.source
+        read = read_puzzles(tee, shape=src.shape, alphabet=src.alphabet, source=src.name)
+        out: list[Pending | Record] = []
         for rec in read:
             if rec.grid is None:
-                yield rec
-                continue
-            row = None
-            raw = tee.raw.get(rec.line, "")
-            if tee.columns is not None and rec.fmt == "line" and "," in raw:
-                values = next(csv.reader([raw]), [])
-                if len(values) == len(tee.columns):
-                    row = dict(zip(tee.columns, values, strict=True))
-            tee.forget_before(rec.line)
-            yield Pending(rec, f"{source.name}:{rec.line}", row)
+                out.append(rec)
+            else:
+                row = None
+                raw = tee.raw.get(rec.line, "")
+                if tee.columns is not None and rec.fmt == "line" and "," in raw:
+                    values = next(csv.reader([raw]), [])
+                    if len(values) == len(tee.columns):
+                        row = dict(zip(tee.columns, values, strict=True))
+                tee.forget_before(rec.line)
+                out.append(Pending(rec, f"{self.name}:{rec.line}", row))
+            if len(out) >= self.size or (self.piecewise and self.at_end):
+                yield out
+                out = []
+        if out:
+            yield out
+
+    def _lines(self, pieces: Iterable[list[str]]) -> Iterator[str]:
+        for piece in pieces:
+            last = len(piece) - 1
+            for k, line in enumerate(piece):
+                self.at_end = k == last
+                yield line
 
 
 def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> Entry:
@@ -321,7 +514,7 @@ def entry_of(
     solution = solution if solution is not None else unique_solution(canon.grid)
     grade: HodokuGrade | None = rating.hodoku
     return Entry(
-        id=canonical_id(canon.grid),
+        id=ids_of_canonical([canon.grid])[0],
         shape=str(puzzle.shape),
         puzzle=canon.grid.to_line(),
         solution=solution.to_line(),
@@ -345,49 +538,126 @@ def entry_of(
 def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
     """The entry of a puzzle read from a file: checked unique, rated unless its record
     states a complete rating (or ``rerate``), its minimality established unless stated."""
-    # Checked in canonical form: the same answer, and that solution is the one stored.
-    canon = canonical(item.grid)
-    try:
-        solution = unique_solution(canon.grid)
-    except NotUniqueError as e:
-        return Refusal(item.line, f"{item.where.rsplit(':', 1)[0]}, line {item.line}: {e}")
-    s = item.stated
-    techniques: tuple[str, ...] | None = None
-    if s.er is not None and s.ep is not None and s.ed is not None and not rerate:
-        grade = None
-        if s.hodoku_level is not None and s.hodoku_score is not None:
-            grade = HodokuGrade(level=s.hodoku_level, score=s.hodoku_score)
-        rating = Rating(s.er, s.ep, s.ed, s.er < UNSOLVED_RATING, s.hardest, hodoku=grade)
-    else:
-        full = rate(item.grid)
-        techniques = tuple(sorted({step.technique for step in full.steps}))
-        rating = Rating(
-            full.er, full.ep, full.ed, full.solved, full.hardest, hodoku=hodoku(item.grid)
-        )
-    minimal = s.minimal if s.minimal is not None and not rerate else None
-    if minimal is None:
-        minimal = is_minimal(canon.grid, solution)
-    return entry_of(
-        item.grid,
-        rating,
-        techniques=techniques,
-        minimal=minimal,
-        symmetry=None,
-        source=item.where,
-        seed=s.seed if s.index is not None else None,
-        index=s.index if s.seed is not None else None,
-        canon=canon,
-        solution=solution,
-    )
+    [done] = prepare_many([item], rerate)
+    return done
 
 
 def prepare_many(items: list[Pending | Record], rerate: bool = False) -> list[Entry | Refusal]:
     """:func:`prepare` for a chunk of puzzles (one task of a worker process); a bad record
-    becomes the :class:`Refusal` that says why."""
-    return [
-        prepare(item, rerate=rerate) if isinstance(item, Pending) else _refusal(item)
-        for item in items
-    ]
+    becomes the :class:`Refusal` that says why.
+
+    The chunk's puzzles of one shape get their canonical forms in one call into C, and the
+    exact engine checks all of those (unique?) and solves them in one more: the stored
+    solution is the canonical puzzle's, found by that check.
+    """
+    out: list[Entry | Refusal | None] = [None] * len(items)
+    by_shape: dict[Shape, tuple[list[int], list[Pending]]] = {}
+    for i, item in enumerate(items):
+        if isinstance(item, Pending):
+            at, group = by_shape.setdefault(item.grid.shape, ([], []))
+            at.append(i)
+            group.append(item)
+        else:
+            out[i] = _refusal(item)
+    for at, group in by_shape.values():
+        for i, done in zip(at, _prepare_shape(group, rerate), strict=True):
+            out[i] = done
+    return [done for done in out if done is not None]
+
+
+def _prepare_shape(items: list[Pending], rerate: bool) -> list[Entry | Refusal]:
+    grids = [item.grid for item in items]
+    try:
+        forms = canonical_many(grids)
+    except ValueError:
+        # A puzzle with a repeated digit (the fast reader leaves that check to here), or
+        # one beyond the canonical search: one by one, to find which.
+        return [_prepare_one(item, rerate) for item in items]
+    shape, solutions, counts = search_batch(forms, 2)
+    ids = ids_of_canonical(forms)
+    size = shape.size
+    out: list[Entry | Refusal] = []
+    for k, (item, form, count) in enumerate(zip(items, forms, counts, strict=True)):
+        if count != 1:
+            out.append(_unsolvable(item, count))
+            continue
+        solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
+        out.append(_entry(item, form, ids[k], solution, rerate))
+    return out
+
+
+def _prepare_one(item: Pending, rerate: bool) -> Entry | Refusal:
+    if conflict_reason(item.grid.shape, item.grid.cells) is not None:
+        return _unsolvable(item, 0)
+    form = canonical(item.grid).grid
+    try:
+        solution = unique_solution(form)
+    except NotUniqueError as e:
+        return _unsolvable(item, e.solutions)
+    return _entry(item, form, ids_of_canonical([form])[0], solution, rerate)
+
+
+def _unsolvable(item: Pending, count: int) -> Refusal:
+    """Why a puzzle with ``count`` solutions (0, or 2 for several) is not stored: a repeated
+    digit the fast reader let through is reported as :func:`read_puzzles` reports it."""
+    rec = item.record
+    name = item.where.rsplit(":", 1)[0]
+    grid = item.grid
+    if rec.fmt == "line" and conflict_reason(grid.shape, grid.cells) is not None:
+        bad = _record(rec.line, rec.text, "line", name, grid.shape, None, None, rec.note)
+        return Refusal(rec.line, str(bad.error))
+    why = "no solution" if count == 0 else "more than one solution"
+    return Refusal(rec.line, f"{name}, line {rec.line}: {why}")
+
+
+#: Cell values to text, for grids of up to 9 digits (``Grid.to_line``, without its generality).
+_TEXT = bytes.maketrans(bytes(range(10)), b".123456789")
+
+
+def _line(grid: Grid) -> str:
+    if grid.shape.n <= 9:
+        return grid.cells.translate(_TEXT).decode("ascii")
+    return grid.to_line()
+
+
+def _entry(item: Pending, form: Grid, id: str, solution: Grid, rerate: bool) -> Entry:
+    """The entry of a unique puzzle, given its canonical form, that form's id and solution."""
+    s = item.stated
+    grid = item.grid
+    techniques: tuple[str, ...] | None = None
+    grade: HodokuGrade | None = None
+    if s.er is not None and s.ep is not None and s.ed is not None and not rerate:
+        if s.hodoku_level is not None and s.hodoku_score is not None:
+            grade = HodokuGrade(level=s.hodoku_level, score=s.hodoku_score)
+        er, ep, ed, hardest = s.er, s.ep, s.ed, s.hardest
+    else:
+        full = rate(grid)
+        techniques = tuple(sorted({step.technique for step in full.steps}))
+        grade = hodoku(grid)
+        er, ep, ed, hardest = full.er, full.ep, full.ed, full.hardest
+    minimal = s.minimal if s.minimal is not None and not rerate else None
+    if minimal is None:
+        minimal = is_minimal(form, solution)
+    return Entry(
+        id=id,
+        shape=str(grid.shape),
+        puzzle=_line(form),
+        solution=_line(solution),
+        shown=_line(grid),
+        clues=grid.clue_count,
+        symmetry=symmetry_of(grid),
+        minimal=minimal,
+        er=er,
+        ep=ep,
+        ed=ed,
+        hodoku_level=grade.level if grade is not None else None,
+        hodoku_score=grade.score if grade is not None else None,
+        hardest=hardest,
+        techniques=techniques,
+        source=item.where,
+        seed=s.seed if s.index is not None else None,
+        index=s.index if s.seed is not None else None,
+    )
 
 
 def _refusal(record: Record) -> Refusal:
