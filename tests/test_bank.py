@@ -624,16 +624,17 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
     ]
     path = _write(tmp_path / "mixed.txt", "\n".join(lines) + "\n")
     source = PuzzleSource(path)
-    general = [
-        Pending(r, f"{path}:{r.line}") if r.grid is not None else r
-        for r in read_puzzles(open(path, encoding="utf-8"), source=path)
-    ]
+    with open(path, encoding="utf-8") as f:
+        general = [
+            Pending(r, f"{path}:{r.line}") if r.grid is not None else r
+            for r in read_puzzles(f, source=path)
+        ]
     fast = list(read_pending(source))
     assert [item.line for item in fast] == [item.line for item in general]
     assert [len(p) for p in read_pieces(source, size=4)] == [4, 4, 4, 1]
 
-    def outcome(items: list[Any]) -> list[tuple[object, ...]]:
-        out: list[tuple[object, ...]] = []
+    def outcome(items: list[Any]) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
         for done in prepare_many(items):
             if isinstance(done, Refusal):
                 out.append((done.line, done.message))

@@ -404,11 +404,11 @@ class _Reader:
         m = _PLAIN.fullmatch(raw)
         if m is None:
             body = raw.strip()
-            if (not body or body.startswith("#")) and body != "# solution":
-                if _sudoku_or_none(body):
-                    self.line += 1
-                    self.above.append(raw)
-                    return None
+            comment = not body or body.startswith("#")
+            if comment and body != "# solution" and _sudoku_or_none(body):
+                self.line += 1
+                self.above.append(raw)
+                return None
             self.fast = False
             return None
         note = m.group(2)
