@@ -1080,25 +1080,25 @@ def _bank(args: argparse.Namespace, *, create: bool = False) -> Any:
 
 
 def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
-    from .bank import Refusal, prepare_many, read_pending
+    from .bank import Refusal, prepare_many, read_pieces
 
     source = _source(args)
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        reading = _readable(read_pending(source), source)
+        # Chunks of puzzles as the input gives them (from a pipe, what it has so far, so a
+        # slow input is stored as it comes): prepared here, or by worker processes while
+        # this one stores.
+        reading = _readable(read_pieces(source, size=_ADD_CHUNK), source)
         first = next(reading, None)  # an unreadable input fails before a bank is made
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
-        # A task is one puzzle in this process (a slow input, such as a pipe, is stored as
-        # it comes), a chunk of them for worker processes.
-        pending = chain([first] if first is not None else [], reading)
-        tasks = _chunked(pending, 1 if jobs == 1 else 64)
+        pieces = chain([first] if first is not None else [], reading)
         work = partial(prepare_many, rerate=args.rerate)
 
         def entries() -> Iterator[Any]:
             nonlocal refused
-            for done in ordered_map(work, tasks, jobs=jobs):
+            for done in ordered_map(work, pieces, jobs=jobs):
                 for item in done:
                     if isinstance(item, Refusal):
                         err.write(f"{item.message}\n")
@@ -1107,17 +1107,23 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
                     else:
                         yield item
 
+        quiet = args.quiet
         for outcome in bank.add(entries(), batch=args.batch):
             bar.update(1)
             if outcome.new:
                 added += 1
                 continue
             duplicates += 1
-            if not args.quiet:
+            if not quiet:
                 where, _, line = outcome.entry.source.rpartition(":")
                 err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
     err.write(f"{bank.name}: added {added}, duplicates {duplicates}, refused {refused}\n")
     return 1 if refused else 0
+
+
+#: Puzzles a chunk of ``bank add`` (read, and prepared in one task): big enough that the
+#: batch calls into C and the hand-over to a worker cost little a puzzle.
+_ADD_CHUNK = 1000
 
 
 def _readable(items: Iterator[T], source: PuzzleSource) -> Iterator[T]:
@@ -1129,12 +1135,6 @@ def _readable(items: Iterator[T], source: PuzzleSource) -> Iterator[T]:
     if first is not None:
         yield first
         yield from items
-
-
-def _chunked(items: Iterable[T], size: int) -> Iterator[list[T]]:
-    it = iter(items)
-    while chunk := list(islice(it, size)):
-        yield chunk
 
 
 def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
