@@ -45,6 +45,7 @@ from ..formats import parse_grid
 from ..generator import Generated
 from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
+    ROW_COLUMNS,
     Entry,
     Pending,
     Refusal,
@@ -209,6 +210,20 @@ def _entries_of(batch: list[Generated]) -> list[Entry]:
     ]
 
 
+#: The advisory lock PostgreSQL writers take in turn (another than the schema's).
+_WRITE_LOCK = 7355609
+#: Ids a ``SELECT … WHERE id IN (…)`` asks about at once (SQLite takes 32,766 parameters).
+_IN_LIMIT = 5000
+#: The ``puzzles`` columns in the order :meth:`Entry.values` gives them, then the two the
+#: bank sets when it stores a row.
+_COLUMNS = [*ROW_COLUMNS, "added", "rkey"]
+
+
+def _bind(column: sa.Column[Any], dialect: sa.Dialect) -> Any:
+    """The function the dialect's form of ``column``'s type applies to a value it binds."""
+    return column.type.dialect_impl(dialect).bind_processor(dialect)
+
+
 def _row_rng() -> random.Random:
     return random.Random(int.from_bytes(os.urandom(16), "little"))
 
@@ -271,33 +286,76 @@ class Bank:
         self, entries: Sequence[Entry], run: tuple[str, int, int] | None = None
     ) -> list[Added]:
         """One transaction: the entries that are new, their techniques, and a run's progress
-        (key, seed, next index) when given."""
+        (key, seed, next index) when given.
+
+        Writers take turns (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level
+        advisory lock), so the ids the bank holds, read at the start of the transaction, say
+        exactly which entries are new; the insert of those is still ``ON CONFLICT DO
+        NOTHING``. The rows go to the driver's ``executemany`` as plain tuples, in the SQL
+        SQLAlchemy Core compiles for the dialect: per row, no more Python than building it.
+        """
         first: dict[str, Entry] = {}
-        at: dict[str, int] = {}  # where each id first comes: later ones are duplicates
-        for i, e in enumerate(entries):
+        for e in entries:
             first.setdefault(e.id, e)
-            at.setdefault(e.id, i)
-        now = datetime.now(UTC)
-        rows = []
-        for e in sorted(first.values(), key=lambda e: e.id):  # one lock order: no deadlock
-            row = e.row()
-            row.update(added=now, rkey=self._rng.random())
-            rows.append(row)
+        ids = sorted(first)  # one lock order (B-tree order, too)
         with writing(self._engine) as conn, conn.begin():
-            new: set[str] = set()
-            if rows:
-                stmt = self._insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
-                new = set(conn.execute(stmt.returning(puzzles.c.id), rows).scalars())
+            if self.dialect == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
+            held: set[str] = set()
+            for k in range(0, len(ids), _IN_LIMIT):
+                part = ids[k : k + _IN_LIMIT]
+                held.update(
+                    conn.execute(sa.select(puzzles.c.id).where(puzzles.c.id.in_(part))).scalars()
+                )
+            new = [i for i in ids if i not in held]
+            if new:
+                self._insert_rows(conn, [first[i] for i in new])
             paths = [
                 {"id": i, "technique": t}
-                for i in sorted(new)
+                for i in new
                 for t in sorted(set(first[i].techniques or ()))
             ]
             if paths:
                 conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
             if run is not None:
                 self._advance(conn, *run)
-        return [Added(e, e.id in new and at[e.id] == i) for i, e in enumerate(entries)]
+        fresh = set(new)
+        out = []
+        for e in entries:  # an id's first entry is the new one; later ones are duplicates
+            out.append(Added(e, e.id in fresh))
+            fresh.discard(e.id)
+        return out
+
+    def _insert_rows(self, conn: Connection, entries: list[Entry]) -> None:
+        """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``."""
+        dialect = conn.dialect
+        stmt = self._insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
+        compiled = stmt.compile(dialect=dialect, column_keys=_COLUMNS)
+        # What the column types make of values before the driver sees them (SQLite: text
+        # for times, integers for booleans); the time is one for the batch, made once.
+        convert = [
+            (k, proc)
+            for k, name in enumerate(ROW_COLUMNS)
+            if (proc := _bind(puzzles.c[name], dialect)) is not None
+        ]
+        stamp = _bind(puzzles.c.added, dialect)
+        now: object = datetime.now(UTC)
+        added = stamp(now) if stamp is not None else now
+        rand = self._rng.random
+        rows: list[Any] = []
+        for e in entries:
+            values: Any = e.values()
+            if convert:
+                values = list(values)
+                for k, proc in convert:
+                    values[k] = proc(values[k])
+            rows.append((*values, added, rand()))
+        if not compiled.positional:
+            rows = [dict(zip(_COLUMNS, row, strict=True)) for row in rows]
+        elif compiled.positiontup != _COLUMNS:  # pragma: no cover - Core keeps the table's order
+            order = [_COLUMNS.index(name) for name in compiled.positiontup or ()]
+            rows = [tuple(row[k] for k in order) for row in rows]
+        conn.exec_driver_sql(str(compiled), rows)
 
     def _advance(self, conn: Connection, key: str, seed: int, next_index: int) -> None:
         ins = self._insert(runs).values(

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain, islice, repeat
 from typing import NamedTuple, TextIO
 
@@ -82,27 +83,60 @@ class Entry(NamedTuple):
 
     def row(self) -> dict[str, object]:
         """The ``puzzles`` columns this entry fills (not ``added`` and ``rkey``)."""
-        return {
-            "id": self.id,
-            "shape": self.shape,
-            "puzzle": self.puzzle,
-            "solution": self.solution,
-            "shown": self.shown,
-            "clues": self.clues,
-            "symmetry": self.symmetry,
-            "minimal": self.minimal,
-            "er": self.er,
-            "ep": self.ep,
-            "ed": self.ed,
-            "level": str(self.level),
-            "hodoku_level": self.hodoku_level,
-            "hodoku_score": self.hodoku_score,
-            "hardest": self.hardest,
-            "path_known": self.techniques is not None,
-            "source": self.source,
-            "seed": None if self.seed is None else str(self.seed),
-            "seq": self.index,
-        }
+        return dict(zip(ROW_COLUMNS, self.values(), strict=True))
+
+    def values(self) -> tuple[object, ...]:
+        """The values of :data:`ROW_COLUMNS`, in that order."""
+        return (
+            self.id,
+            self.shape,
+            self.puzzle,
+            self.solution,
+            self.shown,
+            self.clues,
+            self.symmetry,
+            self.minimal,
+            self.er,
+            self.ep,
+            self.ed,
+            _level_name(self.er),
+            self.hodoku_level,
+            self.hodoku_score,
+            self.hardest,
+            self.techniques is not None,  # path_known
+            self.source,
+            None if self.seed is None else str(self.seed),
+            self.index,  # seq
+        )
+
+
+@lru_cache(maxsize=1024)
+def _level_name(er: float) -> str:
+    return str(Level.of(er))
+
+
+#: The ``puzzles`` columns an :class:`Entry` fills (:meth:`Entry.values`).
+ROW_COLUMNS = (
+    "id",
+    "shape",
+    "puzzle",
+    "solution",
+    "shown",
+    "clues",
+    "symmetry",
+    "minimal",
+    "er",
+    "ep",
+    "ed",
+    "level",
+    "hodoku_level",
+    "hodoku_score",
+    "hardest",
+    "path_known",
+    "source",
+    "seed",
+    "seq",
+)
 
 
 class Stated(NamedTuple):
