@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import random
 import signal
 import sqlite3
@@ -601,7 +602,16 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
     first line of another kind hands the rest to read_puzzles, with the right line numbers
     and the comment lines just before it. Either way, what prepare_many makes of it is the
     same as from read_puzzles' own records: entries, refusals and their messages."""
-    from sudokit.bank import Pending, Refusal, prepare_many, read_pending, read_pieces
+    from sudokit.bank import (
+        Lines,
+        Pending,
+        Refusal,
+        prepare_many,
+        prepare_task,
+        read_pending,
+        read_pieces,
+        read_tasks,
+    )
     from sudokit.formats import PuzzleSource, read_puzzles
 
     row_twice = "3" + EASY[1:]  # r1c1 = 3, as r1c3
@@ -634,8 +644,11 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
     assert [len(p) for p in read_pieces(source, size=4)] == [4, 4, 4, 1]
 
     def outcome(items: list[Any]) -> list[tuple[Any, ...]]:
+        return outcome_of(prepare_many(items))
+
+    def outcome_of(prepared: list[Any]) -> list[tuple[Any, ...]]:
         out: list[tuple[Any, ...]] = []
-        for done in prepare_many(items):
+        for done in prepared:
             if isinstance(done, Refusal):
                 out.append((done.line, done.message))
             else:
@@ -644,6 +657,12 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
 
     made = outcome(fast)
     assert made == outcome(general)
+    # As worker processes get them: plain lines read there, the rest read here.
+    for size in (1, 4, 100):
+        tasks = list(read_tasks(source, size=size))
+        assert any(isinstance(t, Lines) for t in tasks) and isinstance(tasks[-1], list)
+        done = [d for t in tasks for d in prepare_task(pickle.loads(pickle.dumps(t)))]
+        assert outcome_of(done) == made
     assert f"{path}, line 8: conflicting clues: digit 3 at r1c1 and r1c3 (row 1)" in made[4][1]
     assert f"{path}, line 9: conflicting clues: digit 3 at r1c3 and r3c1 (box 1)" in made[5][1]
     assert made[6:8] == [

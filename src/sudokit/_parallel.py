@@ -62,12 +62,13 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def ordered_map(
-    fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1
+    fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1, inline: bool = True
 ) -> Generator[R, None, None]:
-    """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes."""
+    """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes (``inline``
+    False: ``jobs`` worker processes even for one, so this one is free for other work)."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    if jobs == 1:
+    if jobs == 1 and inline:
         for item in items:
             yield fn(item)
         return

@@ -1080,25 +1080,33 @@ def _bank(args: argparse.Namespace, *, create: bool = False) -> Any:
 
 
 def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
-    from .bank import Refusal, prepare_many, read_pieces
+    from .bank import Refusal, prepare_many, prepare_task, read_pieces, read_tasks
 
     source = _source(args)
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
         # Chunks of puzzles as the input gives them (from a pipe, what it has so far, so a
-        # slow input is stored as it comes): prepared here, or by worker processes while
-        # this one stores.
-        reading = _readable(read_pieces(source, size=_ADD_CHUNK), source)
+        # slow input is stored as it comes): read and prepared here, or, with worker
+        # processes, sent to them as lines (read and prepared there) while this one stores.
+        work: Any
+        if jobs == 1:
+            reading: Iterator[Any] = read_pieces(source, size=_ADD_CHUNK)
+            work = partial(prepare_many, rerate=args.rerate)
+        else:
+            reading = read_tasks(source, size=_ADD_CHUNK)
+            work = partial(prepare_task, rerate=args.rerate)
+        reading = _readable(reading, source)
         first = next(reading, None)  # an unreadable input fails before a bank is made
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
         pieces = chain([first] if first is not None else [], reading)
-        work = partial(prepare_many, rerate=args.rerate)
 
         def entries() -> Iterator[Any]:
             nonlocal refused
-            for done in ordered_map(work, pieces, jobs=jobs):
+            # With jobs, this process stores (a job of its own) and jobs - 1 workers read
+            # and prepare: storing takes a core, and more processes than cores slow it.
+            for done in ordered_map(work, pieces, jobs=max(1, jobs - 1), inline=jobs == 1):
                 for item in done:
                     if isinstance(item, Refusal):
                         err.write(f"{item.message}\n")

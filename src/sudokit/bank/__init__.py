@@ -47,6 +47,7 @@ from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
     ROW_COLUMNS,
     Entry,
+    Lines,
     Pending,
     Refusal,
     Stated,
@@ -54,8 +55,10 @@ from ._entries import (
     from_generated,
     prepare,
     prepare_many,
+    prepare_task,
     read_pending,
     read_pieces,
+    read_tasks,
 )
 from ._schema import SCHEMA_VERSION, open_engine, puzzles, runs, techniques, writing
 
@@ -66,6 +69,7 @@ __all__ = [
     "BankError",
     "Entry",
     "Filters",
+    "Lines",
     "Pending",
     "Refusal",
     "Stated",
@@ -74,8 +78,10 @@ __all__ = [
     "from_generated",
     "prepare",
     "prepare_many",
+    "prepare_task",
     "read_pending",
     "read_pieces",
+    "read_tasks",
     "step_names",
 ]
 

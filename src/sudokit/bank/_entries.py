@@ -19,7 +19,6 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, islice, repeat
@@ -46,8 +45,11 @@ __all__ = [
     "from_generated",
     "prepare",
     "prepare_many",
+    "Lines",
+    "prepare_task",
     "read_pending",
     "read_pieces",
+    "read_tasks",
 ]
 
 
@@ -327,16 +329,42 @@ def read_pieces(source: PuzzleSource, size: int = 1000) -> Iterator[list[Pending
     that it leaves the check for repeated digits to the exact engine (a puzzle that has them
     has no solution: :func:`prepare_many` then reports it as the reader would). From the first
     line of any other kind on, :func:`read_puzzles` reads the rest."""
-    with ExitStack() as stack:
-        pieces: Iterable[list[str]]
-        if source.kind == "stdin":
-            pieces = _available(sys.stdin, size)
-        elif source.kind == "text":
-            pieces = [source.source.splitlines()]
-        else:
-            f = stack.enter_context(open(source.source, encoding="utf-8", errors="replace"))
-            pieces = iter(lambda: f.readlines(256 * size), [])
-        yield from _Reader(source, size).pieces(pieces)
+    yield from _Reader(source, size).pieces(_raw_pieces(source, size))
+
+
+def read_tasks(source: PuzzleSource, size: int = 1000) -> Iterator[Lines | list[Pending | Record]]:
+    """:func:`read_pieces` for worker processes: the pieces of plain lines as :class:`Lines`,
+    the rest (from the first line the fast path does not take) as items. Each goes to
+    :func:`prepare_task`."""
+    yield from _Reader(source, size).tasks(_raw_pieces(source, size))
+
+
+def prepare_task(
+    task: Lines | list[Pending | Record], rerate: bool = False
+) -> list[Entry | Refusal]:
+    """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first."""
+    if not isinstance(task, Lines):
+        return prepare_many(task, rerate)
+    reader = _Reader(None, len(task.lines), task.name)  # where the task's lines start
+    reader.line, reader.above = task.line, list(task.above)
+    items: list[Pending | Record] = []
+    for raw in task.lines:
+        item = reader._plain(raw)
+        if item is not None:
+            items.append(item)
+    assert reader.fast, "a task's lines were all checked plain"
+    return prepare_many(items, rerate)
+
+
+def _raw_pieces(source: PuzzleSource, size: int) -> Iterator[list[str]]:
+    """The lines of ``source`` in pieces (see :func:`_available` for standard input)."""
+    if source.kind == "stdin":
+        yield from _available(sys.stdin, size)
+    elif source.kind == "text":
+        yield source.source.splitlines()
+    else:
+        with open(source.source, encoding="utf-8", errors="replace") as f:
+            yield from iter(lambda: f.readlines(256 * size), [])
 
 
 def _available(stream: TextIO, size: int) -> Iterator[list[str]]:
@@ -389,19 +417,32 @@ def _sudoku_or_none(comment: str) -> bool:
     return m is None or m.group() == "shape=3x3" or _stated_shape(comment) in (None, _SUDOKU)
 
 
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Plain lines (see :func:`read_pieces`) of a source, to be read where they are prepared
+    (:func:`prepare_task`, in a worker process): the source's name, the number of lines
+    before them and the comment lines since the last record."""
+
+    name: str
+    line: int
+    above: tuple[str, ...]
+    lines: list[str]
+
+
 class _Reader:
     """The fast path of :func:`read_pieces`, and the hand-over to :func:`read_puzzles`."""
 
-    def __init__(self, source: PuzzleSource, size: int) -> None:
-        self.name = source.name
+    def __init__(self, source: PuzzleSource | None, size: int, name: str = "") -> None:
+        self.name = source.name if source is not None else name
         self.size = size
         # The fast path applies to a source read with default options only.
-        self.fast = source.shape in (None, _SUDOKU) and source.alphabet is None
+        self.fast = source is None or (source.shape in (None, _SUDOKU) and source.alphabet is None)
         self.source = source
         self.line = 0  # lines read
         self.above: list[str] = []  # the comment and blank lines since the last record
         self.any_record = False
-        self.piecewise = source.kind == "stdin"  # a piece is what the input had to give
+        # From standard input, a piece is what the input had to give.
+        self.piecewise = source is not None and source.kind == "stdin"
         self.at_end = False  # the line last handed to read_puzzles ended its piece
 
     def pieces(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
@@ -431,9 +472,10 @@ class _Reader:
         if out:
             yield out
 
-    def _plain(self, raw: str) -> Pending | None:
-        """The record of one line read the fast way; None for a comment or blank line, and
-        for a line the fast path does not take (``self.fast`` is then False)."""
+    def _scan(self, raw: str) -> tuple[re.Match[str], str] | None:
+        """What one line does to the reader's state, without making its record: for a
+        puzzle line, its match and its note; None for a comment or blank line, and for a line
+        the fast path does not take (``self.fast`` is then False, the state as before it)."""
         if self.line == 0 and raw.startswith("\ufeff"):
             raw = raw[1:]
         m = _PLAIN.fullmatch(raw)
@@ -451,16 +493,49 @@ class _Reader:
             self.fast = False
             return None
         self.line += 1
-        text = raw.rstrip("\r\n")
         if note is None:  # the comment line just above, as the reader takes it
             note = next((a.strip() for a in reversed(self.above) if a.strip()), "")
         else:
             note = note.strip()
         self.above.clear()
         self.any_record = True
+        return m, note
+
+    def _plain_line(self, raw: str) -> bool:
+        """:meth:`_scan` of ``raw``: whether the fast path takes it."""
+        self._scan(raw)
+        return self.fast
+
+    def _plain(self, raw: str) -> Pending | None:
+        """The record of one line read the fast way; None for a comment or blank line, and
+        for a line the fast path does not take (``self.fast`` is then False)."""
+        found = self._scan(raw)
+        if found is None:
+            return None
+        m, note = found
+        text = m.string.rstrip("\r\n")
         cells = m.group(1).translate(_CELLS).encode("latin-1")
         record = Record(self.line, Grid.unchecked(_SUDOKU, cells), None, text, "line", note)
         return Pending(record, f"{self.name}:{self.line}")
+
+    def tasks(self, pieces: Iterable[list[str]]) -> Iterator[Lines | list[Pending | Record]]:
+        """:meth:`pieces`, with the pieces the fast path takes whole left as lines (and the
+        reader's state at their start) for a worker process to read: checking that a line
+        is plain costs less here than making its record and sending that."""
+        it = iter(pieces)
+        for piece in it:
+            if not self.fast:
+                yield from self._slow(chain([piece], it))
+                return
+            line, above = self.line, tuple(self.above)
+            stop = next((k for k, raw in enumerate(piece) if not self._plain_line(raw)), None)
+            if stop is None:
+                yield Lines(self.name, line, above, piece)
+                continue
+            if stop:
+                yield Lines(self.name, line, above, piece[:stop])
+            yield from self._slow(chain([piece[stop:]], it))
+            return
 
     def _slow(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
         """The rest of the input through :func:`read_puzzles`, from the comment lines that
@@ -470,6 +545,7 @@ class _Reader:
         lines = chain(repeat("\n", skipped), self.above, self._lines(pieces))
         tee = _Tee(lines, seen_body=self.any_record)
         src = self.source
+        assert src is not None, "only a reader of a source hands over"
         read = read_puzzles(tee, shape=src.shape, alphabet=src.alphabet, source=src.name)
         out: list[Pending | Record] = []
         for rec in read:
