@@ -32,7 +32,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 from tqdm import tqdm
 
 from ._grid import Grid
-from ._parallel import default_jobs, ordered_map
+from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
 from .batch import solve_records
@@ -436,7 +436,11 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:
         "on stderr; the exit status is 1 when a line was bad or refused.",
     )
     a.add_argument(
-        "--batch", type=_positive, default=1000, help="puzzles a transaction (default 1000)"
+        "--batch",
+        type=_positive,
+        default=10000,
+        help="puzzles a transaction (default 10000; a batch is also committed once its first "
+        "puzzle has waited a second)",
     )
     a.add_argument(
         "--rerate",
@@ -1080,33 +1084,22 @@ def _bank(args: argparse.Namespace, *, create: bool = False) -> Any:
 
 
 def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
-    from .bank import Refusal, prepare_many, prepare_task, read_pieces, read_tasks
+    from .bank import Refusal, prepared
 
     source = _source(args)
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        # Chunks of puzzles as the input gives them (from a pipe, what it has so far, so a
-        # slow input is stored as it comes): read and prepared here, or, with worker
-        # processes, sent to them as lines (read and prepared there) while this one stores.
-        work: Any
-        if jobs == 1:
-            reading: Iterator[Any] = read_pieces(source, size=_ADD_CHUNK)
-            work = partial(prepare_many, rerate=args.rerate)
-        else:
-            reading = read_tasks(source, size=_ADD_CHUNK)
-            work = partial(prepare_task, rerate=args.rerate)
-        reading = _readable(reading, source)
-        first = next(reading, None)  # an unreadable input fails before a bank is made
+        # Chunks as the input gives them, read and prepared here (-j 1) or by jobs - 1
+        # worker processes while this one stores.
+        chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate), source)
+        first = next(chunks, None)  # an unreadable input fails before a bank is made
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
-        pieces = chain([first] if first is not None else [], reading)
 
         def entries() -> Iterator[Any]:
             nonlocal refused
-            # With jobs, this process stores (a job of its own) and jobs - 1 workers read
-            # and prepare: storing takes a core, and more processes than cores slow it.
-            for done in ordered_map(work, pieces, jobs=max(1, jobs - 1), inline=jobs == 1):
+            for done in chain([first] if first is not None else [], chunks):
                 for item in done:
                     if isinstance(item, Refusal):
                         err.write(f"{item.message}\n")
@@ -1127,11 +1120,6 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
                 err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
     err.write(f"{bank.name}: added {added}, duplicates {duplicates}, refused {refused}\n")
     return 1 if refused else 0
-
-
-#: Puzzles a chunk of ``bank add`` (read, and prepared in one task): big enough that the
-#: batch calls into C and the hand-over to a worker cost little a puzzle.
-_ADD_CHUNK = 1000
 
 
 def _readable(items: Iterator[T], source: PuzzleSource) -> Iterator[T]:

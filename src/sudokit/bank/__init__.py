@@ -56,6 +56,7 @@ from ._entries import (
     prepare,
     prepare_many,
     prepare_task,
+    prepared,
     read_pending,
     read_pieces,
     read_tasks,
@@ -79,6 +80,7 @@ __all__ = [
     "prepare",
     "prepare_many",
     "prepare_task",
+    "prepared",
     "read_pending",
     "read_pieces",
     "read_tasks",
@@ -269,7 +271,7 @@ class Bank:
     # Writing ---------------------------------------------------------------------------------
 
     def add(
-        self, entries: Iterable[Entry], *, batch: int = 1000, max_delay: float = 1.0
+        self, entries: Iterable[Entry], *, batch: int = 10000, max_delay: float = 1.0
     ) -> Iterator[Added]:
         """Store ``entries``, ``batch`` to a transaction (sooner when the first entry of a
         batch has waited ``max_delay`` seconds for the rest), yielding what became of each,

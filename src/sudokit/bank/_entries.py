@@ -20,11 +20,12 @@ import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import chain, islice, repeat
 from typing import NamedTuple, TextIO
 
 from .._grid import Grid, conflict_reason
+from .._parallel import ordered_map
 from .._shape import Shape
 from .._text import shared_shape
 from ..canon import Canonical, canonical, canonical_many, ids_of_canonical
@@ -47,6 +48,7 @@ __all__ = [
     "prepare_many",
     "Lines",
     "prepare_task",
+    "prepared",
     "read_pending",
     "read_pieces",
     "read_tasks",
@@ -330,6 +332,25 @@ def read_pieces(source: PuzzleSource, size: int = 1000) -> Iterator[list[Pending
     has no solution: :func:`prepare_many` then reports it as the reader would). From the first
     line of any other kind on, :func:`read_puzzles` reads the rest."""
     yield from _Reader(source, size).pieces(_raw_pieces(source, size))
+
+
+def prepared(
+    source: PuzzleSource, *, jobs: int = 1, rerate: bool = False, size: int = 1000
+) -> Iterator[list[Entry | Refusal]]:
+    """The puzzles of ``source`` read and prepared (:func:`prepare_many`) in chunks of about
+    ``size``, in order, for :meth:`sudokit.bank.Bank.add`: in this process for ``jobs`` 1;
+    else by ``jobs - 1`` worker processes (sent plain lines, :func:`read_tasks`), leaving
+    this process, one of the ``jobs``, to store. From standard input a chunk is what the
+    input had to give, so a slow pipe is stored as it comes. Raises OSError (at the first
+    ``next``) for a file that cannot be read."""
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if jobs == 1:
+        for piece in read_pieces(source, size):
+            yield prepare_many(piece, rerate)
+        return
+    work = partial(prepare_task, rerate=rerate)
+    yield from ordered_map(work, read_tasks(source, size), jobs=jobs - 1, inline=False)
 
 
 def read_tasks(source: PuzzleSource, size: int = 1000) -> Iterator[Lines | list[Pending | Record]]:
