@@ -41,7 +41,7 @@ from ..canon import Transform
 from ..difficulty import Difficulty, RateAll, Rated, rated, step_names, target
 from ..engine import unique_solution
 from ..errors import BankError
-from ..formats import parse_grid
+from ..formats import Record, parse_grid
 from ..generator import Generated
 from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
@@ -289,6 +289,21 @@ class Bank:
                 pending = []
         if pending:
             yield from self._write(pending)
+
+    def add_puzzles(
+        self, puzzles: Iterable[Grid], *, source: str = "library"
+    ) -> list[Added | Refusal]:
+        """Store puzzles given as grids: each is checked (one solution), put in canonical
+        form and rated here with its SE path, as ``bank add`` does for a file; what became of
+        each comes back in order (a :class:`Refusal` for one without exactly one solution).
+        ``source`` names where they came from (``SOURCE:N`` for the N-th)."""
+        items: list[Pending | Record] = [
+            Pending(Record(i, g, None, g.to_line(), "line"), f"{source}:{i}")
+            for i, g in enumerate(puzzles, 1)
+        ]
+        done = prepare_many(items)
+        stored = iter(self.add([d for d in done if isinstance(d, Entry)]))
+        return [next(stored) if isinstance(d, Entry) else d for d in done]
 
     def _write(
         self, entries: Sequence[Entry], run: tuple[str, int, int] | None = None
