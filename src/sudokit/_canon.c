@@ -449,63 +449,82 @@ static int try_row(Search *S, const Cand *c, int k, int r, int mul_a, int mul_b,
     return add_children(S, c, k, r, arr, key, mul_a, mul_b);
 }
 
-/* One pass of place_row over every candidate and every source row it may place next. */
-static int place_row_pass(Search *S, int k, int emit)
+/* A source row to try as result row k: the row, how many interchangeable rows it stands for
+ * (the empty rows of its band) and the factor its choice brings to the automorphism count (the
+ * empty bands it stands for). */
+typedef struct {
+    int row, count, mult;
+} RowChoice;
+
+/* The source rows a candidate (orientation `transpose`, rows `used_rows` placed, in band `band`)
+ * may place as result row k, in the order they are tried; both searches take them from here.
+ * An empty row is the smallest row there is: when a band offers one, only empty rows compete,
+ * and within a band they are interchangeable (counted, the first placed); empty bands are
+ * interchangeable too (only the first, counted).  Return how many were written to `out`. */
+static int row_choices(const Search *S, int transpose, uint64_t used_rows, int band, int k,
+                       RowChoice out[MAX_SIDE])
 {
     int R = S->R;
     int first = k % R == 0;
-    for (size_t i = 0; i < S->cur.len; i++) {
-        const Cand *c = &S->cur.a[i];
-        uint64_t zero = S->zero_rows[c->transpose] & ~c->used_rows;
-        int lo = first ? 0 : c->band, hi = first ? S->nbands : c->band + 1;
-        /* An empty row is the smallest row there is: when a band offers one, only empty rows
-         * compete, and within a band they are interchangeable (count them, place the first). */
-        int any_zero = 0;
-        for (int b = lo; b < hi; b++) {
-            uint64_t band_rows = all_bits(R) << (b * R);
-            if (first && (c->used_rows & band_rows))
-                continue;
-            if (zero & band_rows)
-                any_zero = 1;
-        }
-        if (any_zero) {
-            int empty_bands = 0, first_empty = -1;
-            if (first)
-                for (int b = lo; b < hi; b++) {
-                    uint64_t band_rows = all_bits(R) << (b * R);
-                    if (!(c->used_rows & band_rows) && (zero & band_rows) == band_rows) {
-                        empty_bands++;
-                        if (first_empty < 0)
-                            first_empty = b;
-                    }
-                }
+    uint64_t zero = S->zero_rows[transpose] & ~used_rows;
+    int lo = first ? 0 : band, hi = first ? S->nbands : band + 1;
+    int n = 0;
+    int any_zero = 0;
+    for (int b = lo; b < hi; b++) {
+        uint64_t band_rows = all_bits(R) << (b * R);
+        if (first && (used_rows & band_rows))
+            continue;
+        if (zero & band_rows)
+            any_zero = 1;
+    }
+    if (any_zero) {
+        int empty_bands = 0, first_empty = -1;
+        if (first)
             for (int b = lo; b < hi; b++) {
                 uint64_t band_rows = all_bits(R) << (b * R);
-                if (first && (c->used_rows & band_rows))
-                    continue;
-                uint64_t z = zero & band_rows;
-                if (!z)
-                    continue;
-                int full = z == band_rows;
-                if (full && b != first_empty)
-                    continue; /* empty bands are interchangeable: only the first, counted */
-                int r = __builtin_ctzll(z);
-                int status = try_row(S, c, k, r, __builtin_popcountll(z), full ? empty_bands : 1, emit);
-                if (status < 0)
-                    return status;
+                if (!(used_rows & band_rows) && (zero & band_rows) == band_rows) {
+                    empty_bands++;
+                    if (first_empty < 0)
+                        first_empty = b;
+                }
             }
-            continue;
-        }
         for (int b = lo; b < hi; b++) {
-            for (int r = b * R; r < b * R + R; r++) {
-                if ((c->used_rows >> r) & 1)
-                    continue;
-                if (first && (c->used_rows & (all_bits(R) << (b * R))))
-                    break;
-                int status = try_row(S, c, k, r, 1, 1, emit);
-                if (status < 0)
-                    return status;
-            }
+            uint64_t band_rows = all_bits(R) << (b * R);
+            if (first && (used_rows & band_rows))
+                continue;
+            uint64_t z = zero & band_rows;
+            if (!z)
+                continue;
+            int full = z == band_rows;
+            if (full && b != first_empty)
+                continue;
+            out[n++] = (RowChoice){__builtin_ctzll(z), __builtin_popcountll(z), full ? empty_bands : 1};
+        }
+        return n;
+    }
+    for (int b = lo; b < hi; b++) {
+        for (int r = b * R; r < b * R + R; r++) {
+            if ((used_rows >> r) & 1)
+                continue;
+            if (first && (used_rows & (all_bits(R) << (b * R))))
+                break;
+            out[n++] = (RowChoice){r, 1, 1};
+        }
+    }
+    return n;
+}
+
+/* One pass of place_row over every candidate and every source row it may place next. */
+static int place_row_pass(Search *S, int k, int emit)
+{
+    RowChoice choice[MAX_SIDE];
+    for (size_t i = 0; i < S->cur.len; i++) {
+        const Cand *c = &S->cur.a[i];
+        int m = row_choices(S, c->transpose, c->used_rows, c->band, k, choice);
+        for (int j = 0; j < m; j++) {
+            int status = try_row(S, c, k, choice[j].row, choice[j].count, choice[j].mult, emit);
+            if (status < 0)
+                return status;
         }
     }
     return 0;
@@ -1334,58 +1353,14 @@ static int d_try_row(Search *S, size_t i, int k, int r, int mul_a, int mul_b, in
 /* One pass over every candidate and every source row it may place next (as place_row_pass). */
 static int d_place_row_pass(Search *S, int k)
 {
-    int R = S->R;
-    int first = k % R == 0;
+    RowChoice choice[MAX_SIDE];
     for (size_t i = 0; i < S->dcur->len; i++) {
         const DCand *c = &S->dcur->a[i];
-        uint64_t zero = S->zero_rows[c->transpose] & ~c->used_rows;
-        int lo = first ? 0 : c->band, hi = first ? S->nbands : c->band + 1;
-        int any_zero = 0;
-        for (int b = lo; b < hi; b++) {
-            uint64_t band_rows = all_bits(R) << (b * R);
-            if (first && (c->used_rows & band_rows))
-                continue;
-            if (zero & band_rows)
-                any_zero = 1;
-        }
-        if (any_zero) {
-            int empty_bands = 0, first_empty = -1;
-            if (first)
-                for (int b = lo; b < hi; b++) {
-                    uint64_t band_rows = all_bits(R) << (b * R);
-                    if (!(c->used_rows & band_rows) && (zero & band_rows) == band_rows) {
-                        empty_bands++;
-                        if (first_empty < 0)
-                            first_empty = b;
-                    }
-                }
-            for (int b = lo; b < hi; b++) {
-                uint64_t band_rows = all_bits(R) << (b * R);
-                if (first && (c->used_rows & band_rows))
-                    continue;
-                uint64_t z = zero & band_rows;
-                if (!z)
-                    continue;
-                int full = z == band_rows;
-                if (full && b != first_empty)
-                    continue;
-                int r = __builtin_ctzll(z);
-                int status = d_try_row(S, i, k, r, __builtin_popcountll(z), full ? empty_bands : 1, 0);
-                if (status < 0)
-                    return status;
-            }
-            continue;
-        }
-        for (int b = lo; b < hi; b++) {
-            for (int r = b * R; r < b * R + R; r++) {
-                if ((c->used_rows >> r) & 1)
-                    continue;
-                if (first && (c->used_rows & (all_bits(R) << (b * R))))
-                    break;
-                int status = d_try_row(S, i, k, r, 1, 1, 0);
-                if (status < 0)
-                    return status;
-            }
+        int m = row_choices(S, c->transpose, c->used_rows, c->band, k, choice);
+        for (int j = 0; j < m; j++) {
+            int status = d_try_row(S, i, k, choice[j].row, choice[j].count, choice[j].mult, 0);
+            if (status < 0)
+                return status;
         }
     }
     return 0;
