@@ -544,6 +544,21 @@ def _book_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _book_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The options :func:`_book_options` declares, as :func:`sudokit.render.pdf.book` takes them."""
+    from .output import LABEL_FIELDS
+
+    return {
+        "per_page": args.per_page,
+        "page_size": args.page_size,
+        "title": args.title,
+        "solutions": not args.no_solutions,
+        "explain": args.explain,
+        "pencil_marks": args.pencil_marks,
+        "labels": ("number",) if args.no_labels else LABEL_FIELDS,
+    }
+
+
 # Shared plumbing -------------------------------------------------------------------------------
 
 
@@ -870,7 +885,7 @@ def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **op
 
 
 def _pdf(args: argparse.Namespace, err: TextIO) -> int:
-    from .output import LABEL_FIELDS, record_label
+    from .output import record_label
 
     bad = 0
     source = _source(args)
@@ -892,13 +907,7 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
         args.book,
         err,
         "pdf",
-        per_page=args.per_page,
-        page_size=args.page_size,
-        title=args.title,
-        solutions=not args.no_solutions,
-        explain=args.explain,
-        pencil_marks=args.pencil_marks,
-        labels=("number",) if args.no_labels else LABEL_FIELDS,
+        **_book_settings(args),
     )
     return status or (1 if bad else 0)
 
@@ -1228,7 +1237,7 @@ def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
-    from .output import LABEL_FIELDS, Label
+    from .output import Label
 
     items = []
     for s, puzzle, _, facts in _bank_served(args):
@@ -1247,13 +1256,7 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
         args.book,
         err,
         "bank export",
-        per_page=args.per_page,
-        page_size=args.page_size,
-        title=args.title,
-        solutions=not args.no_solutions,
-        explain=args.explain,
-        pencil_marks=args.pencil_marks,
-        labels=("number",) if args.no_labels else LABEL_FIELDS,
+        **_book_settings(args),
     )
 
 
