@@ -623,3 +623,16 @@ def test_ids_of_canonical_forms_are_their_canonical_ids() -> None:
     nines = [g for g in grids if g.shape == SUDOKU]
     assert ids_of_canonical(canonical_many(nines)) == canonical_ids(nines)
     assert ids_of_canonical([]) == []
+
+
+def test_a_refused_batch_names_the_grid_c_refused() -> None:
+    # Grid 0 repeats a digit only in its box (the search takes it); grid 1 repeats one in
+    # its row, which C refuses: the error must be about grid 1, not the first conflict found.
+    box_only = Grid.unchecked(SUDOKU, bytes([1] + [0] * 9 + [1] + [0] * 70))
+    row = Grid.unchecked(SUDOKU, bytes([2, 2] + [0] * 79))
+    with pytest.raises(InvalidPuzzleError, match=r"digit 2 at r1c1 and r1c2 \(row 1\)"):
+        canonical_many([box_only, row])
+    with pytest.raises(TypeError, match="one grid use canonical"):
+        canonical_many(row)
+    with pytest.raises(TypeError, match="grid 1 of the batch is a str"):
+        canonical_many([row, "..."])  # type: ignore[list-item]

@@ -70,7 +70,12 @@ def conflict_reason(shape: Shape, cells: bytes) -> str | None:
 
 def batch_shape(grids: Sequence[Grid]) -> Shape:
     """The one shape of a non-empty batch of grids sent to C in one call; ValueError naming
-    the first grid of another shape."""
+    the first grid of another shape, TypeError for what is not a grid."""
+    if isinstance(grids, Grid):
+        raise TypeError("expected a sequence of grids, got one Grid")
+    for i, g in enumerate(grids):
+        if not isinstance(g, Grid):
+            raise TypeError(f"grid {i} of the batch is a {type(g).__name__}, not a Grid")
     shape = grids[0].shape
     for i, g in enumerate(grids):
         if g.shape != shape:

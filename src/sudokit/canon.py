@@ -41,6 +41,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -268,6 +269,8 @@ def canonical(grid: Grid) -> Canonical:
     >>> canonical(Grid("." * 16)).automorphisms  # the whole group of 4x4: 2 * 8 * 8 * 4!
     3072
     """
+    if not isinstance(grid, Grid):
+        raise TypeError(f"canonical takes a Grid, got {type(grid).__name__}")
     shape = grid.shape
     try:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
@@ -281,19 +284,25 @@ def canonical(grid: Grid) -> Canonical:
 
 def canonical_many(grids: Iterable[Grid]) -> list[Grid]:
     """The canonical forms of many grids of one shape, in one call into C (no transforms)."""
-    batch = grids if isinstance(grids, Sequence) else list(grids)
+    batch = grids if isinstance(grids, Sequence) and not isinstance(grids, Grid) else list(grids)
+    if isinstance(grids, Grid):
+        raise TypeError("canonical_many takes a sequence of grids; for one grid use canonical()")
     if not batch:
         return []
     shape = batch_shape(batch)
     try:
         out = _canon.minlex_many(shape.box_rows, shape.box_cols, b"".join(g.cells for g in batch))
     except ValueError as e:
-        for g in batch:
-            if conflict_reason(shape, g.cells) is not None:
-                raise _refused(g, e) from e
+        at = _GRID_AT.match(str(e))  # C names the grid it refused
+        if at is not None and int(at.group(1)) < len(batch):
+            raise _refused(batch[int(at.group(1))], e) from e
         raise
     size = shape.size
     return [Grid.unchecked(shape, out[i * size : (i + 1) * size]) for i in range(len(batch))]
+
+
+#: How C names the grid of a batch it refuses ("grid 3, cell 5: ...").
+_GRID_AT = re.compile(r"grid (\d+)")
 
 
 def _shape_tag(shape: Shape) -> str:
@@ -303,18 +312,6 @@ def _shape_tag(shape: Shape) -> str:
     return f"{n}x{n}-{shape.box_rows}x{shape.box_cols}"
 
 
-def _id_of(canon: Grid) -> str:
-    """The id of a grid already in canonical form (a function of its shape and text only).
-
-    Frozen with the first release: ``<tag>-<base32 of blake2b-128 of "RxC:" + the cells>``,
-    lower case without padding; the tag is ``9x9`` for square boxes and ``6x6-2x3`` otherwise.
-    """
-    shape = canon.shape
-    head = f"{shape.box_rows}x{shape.box_cols}:".encode("ascii")
-    digest = hashlib.blake2b(head + canon.cells, digest_size=16).digest()
-    return f"{_shape_tag(shape)}-{base64.b32encode(digest).decode('ascii').rstrip('=').lower()}"
-
-
 def canonical_id(grid: Grid) -> str:
     """A short, stable, URL-safe key, the same for every grid isomorphic to ``grid`` and
     different (up to a 128-bit hash) for every other one.
@@ -322,18 +319,22 @@ def canonical_id(grid: Grid) -> str:
     >>> canonical_id(Grid("." * 81))
     '9x9-bminwzkx4qj7nqfgawpb4wrvc4'
     """
-    return _id_of(canonical_many([grid])[0])
+    return ids_of_canonical(canonical_many([grid]))[0]
 
 
 def canonical_ids(grids: Iterable[Grid]) -> list[str]:
     """:func:`canonical_id` of many grids of one shape, in one call into C."""
-    return [_id_of(g) for g in canonical_many(grids)]
+    return ids_of_canonical(canonical_many(grids))
 
 
 def ids_of_canonical(grids: Sequence[Grid]) -> list[str]:
     """The ids of grids already in canonical form (as :func:`canonical_many` returns them),
     without searching their forms again: ``ids_of_canonical(canonical_many(gs)) ==
     canonical_ids(gs)``. For a caller that needs the forms and the ids.
+
+    The id is frozen with the first release: ``<tag>-<base32 of blake2b-128 of "RxC:" + the
+    cells>``, lower case without padding; the tag is ``9x9`` for square boxes and ``6x6-2x3``
+    otherwise.
 
     One base32 encoding for the whole batch: each 16-byte digest followed by 4 zero bytes
     encodes to the digest's own 26 characters and 6 more, which are dropped.

@@ -36,7 +36,7 @@ from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
 from .batch import solve_records
-from .canon import canonical_ids, canonical_many
+from .canon import canonical_many, ids_of_canonical
 from .difficulty import generate_many, target
 from .engine import unique_solution
 from .errors import GenerationError, NotUniqueError, SudokitError
@@ -699,9 +699,9 @@ def _canon_records(
                     except ValueError as e:
                         found[i] = str(e)
                     else:
-                        found[i] = (form, canonical_ids([form])[0] if ids else "")
+                        found[i] = (form, ids_of_canonical([form])[0] if ids else "")
                 continue
-            keys = canonical_ids(forms) if ids else [""] * len(forms)
+            keys = ids_of_canonical(forms) if ids else [""] * len(forms)
             for (i, _), form, key in zip(members, forms, keys, strict=True):
                 found[i] = (form, key)
         for i, rec in enumerate(chunk):
