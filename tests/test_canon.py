@@ -633,6 +633,6 @@ def test_a_refused_batch_names_the_grid_c_refused() -> None:
     with pytest.raises(InvalidPuzzleError, match=r"digit 2 at r1c1 and r1c2 \(row 1\)"):
         canonical_many([box_only, row])
     with pytest.raises(TypeError, match="one grid use canonical"):
-        canonical_many(row)
+        canonical_many(row)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="grid 1 of the batch is a str"):
         canonical_many([row, "..."])  # type: ignore[list-item]
