@@ -420,10 +420,7 @@ def _facts(
     if symmetry == "none":
         minimal = orbit_minimal
     elif shape.n <= 16:
-        removable, unsure = _engine.removable(
-            shape.box_rows, shape.box_cols, puzzle, solution, _budget(shape), True
-        )
-        minimal = False if removable else (None if unsure else True)
+        minimal = is_minimal(Grid.unchecked(shape, puzzle), Grid.unchecked(shape, solution))
     else:
         minimal = None
     return Generated(

@@ -227,22 +227,15 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
     """
     if row is None and record.fmt != "json":
         return _stated_in_text(record.note or record.text)
-    obj: dict[str, object] = {}
+    obj: dict[str, object]
     if row is not None:
         obj = dict(row)
-    elif record.fmt == "json":
+    else:  # JSON: the plain lines went to _stated_in_text above
         try:
             loaded = json.loads(record.text)
         except ValueError:
             loaded = None
         obj = loaded if isinstance(loaded, dict) else {}
-    else:
-        text = record.note or record.text  # sudokit's comment, else the line (SE's form)
-        for key, value, er, ep, ed in _FACTS.findall(text):
-            if key:
-                obj[key] = value
-            else:
-                obj.update(er=er, ep=ep, ed=ed)
     er, ep, ed = (_number(obj.get(k), float) for k in ("er", "ep", "ed"))
     score, seed, index = (_number(obj.get(k), int) for k in ("hodoku_score", "seed", "index"))
     hardest, hodoku_level = obj.get("hardest"), obj.get("hodoku_level")
