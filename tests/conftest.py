@@ -2,7 +2,9 @@
 
 ``postgres_server`` (session scope) starts one with :func:`pg_server.throwaway_postgres` (an
 unprivileged user, a free loopback port, a temporary folder; everything removed at the end)
-and skips, saying why, where PostgreSQL or psycopg is missing. ``postgres_url`` gives each
+and skips, saying why, where PostgreSQL or psycopg is missing (fails instead when
+``SUDOKIT_REQUIRE_POSTGRES`` is set, as .ci/run sets it once PostgreSQL is installed, so CI
+cannot pass with those tests silently skipped). ``postgres_url`` gives each
 test a database of its own on that server.
 """
 
@@ -23,6 +25,8 @@ def postgres_server() -> Iterator[PostgresServer]:
         with throwaway_postgres() as server:
             yield server
     except Unavailable as e:
+        if os.environ.get("SUDOKIT_REQUIRE_POSTGRES"):  # set by .ci/run once it is installed
+            pytest.fail(f"PostgreSQL is required here: {e}")
         pytest.skip(str(e))
 
 
