@@ -3,7 +3,7 @@
     python benchmarks/bench_canon.py            # all sets (sudoku17 needs ../shared/data)
     python benchmarks/bench_canon.py --quick    # smaller samples
 
-Sets: the 49,151 17-clue puzzles of ``sudoku17.txt``; generated 9x9 puzzles (22-30 clues);
+Sets: the 49,151 17-clue puzzles of ``sudoku17.txt``; generated 9x9 puzzles (21-29 clues);
 random complete 9x9 grids; 16x16 and 25x25 unique puzzles dug from random grids (as in
 bench_engine.py). Each 9x9 figure is given through the batch API (``canonical_many``: one call
 into C per batch, no transforms) and the one-grid API (``canonical``: transform and
