@@ -23,6 +23,7 @@ LAYERS: list[set[str]] = [
         "_shape",
         "_engine",
         "_chains",
+        "_logic",
         "_canon",
         "_text",
         "_candidates",

@@ -8,12 +8,13 @@ no step is ever wrong, and that the SE-ordered path reproduces SE 1.2.1.3's ER/E
 from __future__ import annotations
 
 import pytest
-from oracle import check_step, checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
 from sudokit.logic import SE_ORDER, Candidates, Step, Technique, apply, solve_path
 from sudokit.logic.intersections import find_direct_intersections
+
+from oracle import check_step, checked_path, data_lines
 
 #: Singles and the basic techniques in Sudoku Explainer's order (uniqueness and BUG, which
 #: SE tries between XYZ-Wing and naked quad and after hidden quad, are left out).

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
-from oracle import check_step, checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
@@ -25,6 +24,8 @@ from sudokit.logic import (
     solve_steps,
 )
 from sudokit.logic import _chain_engine as eng
+
+from oracle import check_step, checked_path, data_lines
 
 Finder = Callable[[Candidates], Iterable[Step]]
 

@@ -8,7 +8,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
-from oracle import check_step, checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
@@ -22,6 +21,8 @@ from sudokit.logic.hodoku import (
     hodoku_grade,
     hodoku_slot,
 )
+
+from oracle import check_step, checked_path, data_lines
 
 Finder = Callable[[Candidates], Iterable[Step]]
 

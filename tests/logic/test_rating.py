@@ -7,11 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from oracle import DATA
 
 import sudokit
 from sudokit.cli import main
 from sudokit.rating import UNSOLVED_RATING, Level, rate
+
+from oracle import DATA
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 
@@ -106,9 +107,9 @@ def test_hodoku_levels_on_the_dev_file() -> None:
 
 def test_hodoku_path_never_wrong() -> None:
     """HoDoKu's order (locked subsets included), every step checked against the solution."""
-    from oracle import checked_path
-
     from sudokit.logic._table import HODOKU_TECHNIQUES
+
+    from oracle import checked_path
 
     path = DATA / "se_rated_dev.csv"
     if not path.exists():

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from oracle import check_step, checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
 from sudokit.logic import Candidates, hint, next_step, solve_path
+
+from oracle import check_step, checked_path, data_lines
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 

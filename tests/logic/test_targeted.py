@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from oracle import checked_path
 
 import sudokit
 from sudokit import GenerationError, Rated, Shape, generate, generate_many
 from sudokit.cli import main
 from sudokit.logic import solve_path
 from sudokit.rating import Level, rate
+
+from oracle import checked_path
 
 
 @pytest.mark.parametrize("level", [Level.EASY, Level.MEDIUM, Level.HARD])

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from itertools import combinations, product
 
 import pytest
-from oracle import checked_path, data_lines
 
 import sudokit
 from sudokit import Grid, Shape
@@ -30,6 +29,8 @@ from sudokit.logic.uniqueness import (
     small_unions,
     unique_loop_rating,
 )
+
+from oracle import checked_path, data_lines
 
 T = Technique
 MINE: tuple[Technique, ...] = (

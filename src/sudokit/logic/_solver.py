@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from .. import _logic
 from .._grid import Grid
+from ._native import IN_C, TECH_ID, from_data, path, position
 from ._state import Candidates
 from ._step import Step, apply, cell_list
 from ._table import SE_ORDER, Technique, select
@@ -32,6 +34,13 @@ def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Seque
     return select(str(t) for t in items)
 
 
+def in_c(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
+    """The C engine's ids of ``techniques`` when it runs them all, else None."""
+    if all(t.slug in IN_C for t in techniques):
+        return tuple(TECH_ID[t.slug] for t in techniques)
+    return None
+
+
 def next_step(
     state: Candidates,
     *,
@@ -39,7 +48,13 @@ def next_step(
     max_rating: float | None = None,
 ) -> Step | None:
     """The step the solver would take next from ``state``, or None when stuck."""
-    for t in _techniques(techniques):
+    chosen = _techniques(techniques)
+    ids = in_c(chosen)
+    if ids is not None:
+        cap = -1.0 if max_rating is None else max_rating
+        data = _logic.next_step(ids, cap, *position(state))
+        return None if data is None else from_data(state.shape, data)
+    for t in chosen:
         if max_rating is not None and t.rating > max_rating:
             continue  # (orders other than SE's, such as HoDoKu's, do not grow in rating)
         found = (s for s in t.find(state) if max_rating is None or s.rating <= max_rating)
@@ -72,6 +87,15 @@ def solve_steps(
         raise TypeError("in_place needs a Candidates state")
     state = puzzle if in_place and isinstance(puzzle, Candidates) else _state_of(puzzle)
     chosen = _techniques(techniques)
+    ids = in_c(chosen)
+    if ids is not None:
+        # The loop runs in C on a copy; the steps are applied here as they are yielded.
+        _, found = path(state.copy(), ids, max_rating=max_rating)
+        for data in found:
+            done = from_data(state.shape, data)
+            yield done
+            apply(state, done)
+        return
     while not state.is_solved():
         step = next_step(state, techniques=chosen, max_rating=max_rating)
         if step is None:

@@ -102,6 +102,11 @@ class Candidates:
         self.shape = shape
         self.n = shape.n
         self.geo = geometry(shape)
+        self.reset(values, cand)
+
+    def reset(self, values: list[int], cand: list[int]) -> None:
+        """Make this state the position ``values`` and ``cand`` (same shape), deriving the
+        rest."""
         self.values = values
         self.cand = cand
         where = [0] * (self.n + 1)

@@ -1,0 +1,74 @@
+/*
+ * Intersections (reference: tests/logic/reference/intersections.py): pointing and claiming,
+ * and their direct forms. Sudoku Explainer's Locking order: the unit kinds (box, column),
+ * (box, row), (column, box), (row, box); within each, unit1, then unit2, then the digit; for
+ * a direct step, the other units of unit1's kind crossing unit2, in index order.
+ *
+ * Info of a direct step: the cleared candidates as (cell, digit) pairs.
+ */
+
+static void locking(const lstate *s, lsink *out, int direct) {
+    static const int kind_pairs[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
+    const lgeo *g = s->g;
+    int n = g->n, nw = g->nw;
+    for (int kp = 0; kp < 4; kp++) {
+        int k1 = kind_pairs[kp][0], k2 = kind_pairs[kp][1], pointing = k1 == 2;
+        for (int u1 = k1 * n; u1 < k1 * n + n; u1++) {
+            const cset *m1 = &g->unit_mask[u1];
+            /* finds as (unit2, digit), sorted: at most one unit2 per digit */
+            int fu[LG_MAXN], fd[LG_MAXN], nf = 0;
+            for (int d = 1; d <= n; d++) {
+                cset places;
+                cs_and(&places, &s->where[d], m1, nw);
+                if (!cs_many(&places, nw)) continue;
+                int u2 = g->units_of[3 * cs_first(&places, nw) + k2];
+                if (!cs_within(&places, &g->unit_mask[u2], nw)) continue;
+                /* insert sorted by (u2, d); d ascending already */
+                int k = nf++;
+                while (k > 0 && fu[k - 1] > u2) { fu[k] = fu[k - 1]; fd[k] = fd[k - 1]; k--; }
+                fu[k] = u2; fd[k] = d;
+            }
+            for (int f = 0; f < nf; f++) {
+                int u2 = fu[f], d = fd[f];
+                const cset *m2 = &g->unit_mask[u2];
+                cset places, removed;
+                cs_and(&places, &s->where[d], m1, nw);
+                cs_and(&removed, &s->where[d], m2, nw);
+                cs_andnot(&removed, &removed, m1, nw);
+                if (!direct) {
+                    if (cs_empty(&removed, nw)) continue;
+                    lstep_begin(out, pointing ? K_POINTING : K_CLAIMING, pointing ? 2.6 : 2.8);
+                    CS_FOREACH(c, &removed, nw) lstep_elim(out, c, d);
+                    CS_FOREACH(c, &places, nw) lstep_cell(out, c);
+                    lstep_unit(out, u1);
+                    lstep_unit(out, u2);
+                    lstep_digit(out, d);
+                    if (lstep_end(out)) return;
+                    continue;
+                }
+                for (int u3 = k1 * n; u3 < k1 * n + n; u3++) {
+                    const cset *m3 = &g->unit_mask[u3];
+                    if (u3 == u1 || !cs_meets(m3, m2, nw)) continue;
+                    cset places3, left;
+                    cs_and(&places3, &s->where[d], m3, nw);
+                    if (!cs_many(&places3, nw)) continue;
+                    cs_andnot(&left, &places3, m2, nw);
+                    if (!cs_single(&left, nw)) continue;
+                    lstep_begin(out, pointing ? K_DIRECT_POINTING : K_DIRECT_CLAIMING,
+                                pointing ? 1.7 : 1.9);
+                    lstep_place(out, cs_first(&left, nw), d);
+                    CS_FOREACH(c, &places, nw) lstep_cell(out, c);
+                    lstep_unit(out, u1);
+                    lstep_unit(out, u2);
+                    lstep_unit(out, u3);
+                    lstep_digit(out, d);
+                    CS_FOREACH(c, &removed, nw) { lstep_info(out, c); lstep_info(out, d); }
+                    if (lstep_end(out)) return;
+                }
+            }
+        }
+    }
+}
+
+static void lf_direct_intersections(const lstate *s, lsink *out) { locking(s, out, 1); }
+static void lf_intersections(const lstate *s, lsink *out) { locking(s, out, 0); }

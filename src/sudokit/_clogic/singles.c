@@ -1,0 +1,69 @@
+/*
+ * Singles (reference: tests/logic/reference/singles.py): full house, hidden single, naked
+ * single. Sudoku Explainer's order: units as boxes, then columns, then rows; digits
+ * ascending; naked singles by cell.
+ */
+
+/* Boxes, then columns, then rows. */
+static inline int se_unit(const lgeo *g, int i) {
+    int n = g->n;
+    return i < n ? 2 * n + i : (i < 2 * n ? i : i - 2 * n);
+}
+
+static void lf_full_houses(const lstate *s, lsink *out) {
+    const lgeo *g = s->g;
+    int nw = g->nw;
+    for (int i = 0; i < g->nunit; i++) {
+        int u = se_unit(g, i);
+        cset e;
+        cs_and(&e, &s->empty, &g->unit_mask[u], nw);
+        if (!cs_single(&e, nw)) continue;
+        int cell = cs_first(&e, nw), d0;
+        DM_FOREACH(d0, s->cand[cell]) {
+            lstep_begin(out, K_FULL_HOUSE, 1.0);
+            lstep_place(out, cell, d0 + 1);
+            lstep_cell(out, cell);
+            lstep_unit(out, u);
+            lstep_digit(out, d0 + 1);
+            if (lstep_end(out)) return;
+        }
+    }
+}
+
+static void lf_hidden_singles(const lstate *s, lsink *out) {
+    const lgeo *g = s->g;
+    int nw = g->nw, n = g->n;
+    for (int i = 0; i < g->nunit; i++) {
+        int u = se_unit(g, i);
+        cset e;
+        cs_and(&e, &s->empty, &g->unit_mask[u], nw);
+        if (!cs_many(&e, nw)) continue;
+        double rating = u >= 2 * n ? 1.2 : 1.5;
+        for (int d = 1; d <= n; d++) {
+            cset places;
+            cs_and(&places, &s->where[d], &g->unit_mask[u], nw);
+            if (!cs_single(&places, nw)) continue;
+            int cell = cs_first(&places, nw);
+            lstep_begin(out, K_HIDDEN_SINGLE, rating);
+            lstep_place(out, cell, d);
+            lstep_cell(out, cell);
+            lstep_unit(out, u);
+            lstep_digit(out, d);
+            if (lstep_end(out)) return;
+        }
+    }
+}
+
+static void lf_naked_singles(const lstate *s, lsink *out) {
+    const lgeo *g = s->g;
+    for (int cell = 0; cell < g->size; cell++) {
+        dmask m = s->cand[cell];
+        if (!dm_single(m)) continue;
+        int d = dm_low(m) + 1;
+        lstep_begin(out, K_NAKED_SINGLE, 2.3);
+        lstep_place(out, cell, d);
+        lstep_cell(out, cell);
+        lstep_digit(out, d);
+        if (lstep_end(out)) return;
+    }
+}

@@ -1,0 +1,49 @@
+"""Type stub for the logic engine in C (see ``sudokit/logic/_native.py``)."""
+
+from collections.abc import Sequence
+from typing import Final
+
+MAX_SIDE: int
+#: Step technique names, by kind id.
+STEP_KINDS: tuple[str, ...]
+#: (slug, rating, in C) for each technique id.
+TECHNIQUES: tuple[tuple[str, float, bool], ...]
+
+class StepData:
+    kind: Final[str]
+    rating: Final[float]
+    complexity: Final[int]
+    placements: Final[tuple[tuple[int, int], ...]]
+    eliminations: Final[tuple[tuple[int, int], ...]]
+    cells: Final[tuple[int, ...]]
+    units: Final[tuple[int, ...]]
+    digits: Final[tuple[int, ...]]
+    links: Final[tuple[tuple[int, int, int, int, bool], ...]]
+    info: Final[tuple[int, ...]]
+
+def find(
+    technique: int, box_rows: int, box_cols: int, values: bytes, cand: Sequence[int], /
+) -> list[StepData]: ...
+def next_step(
+    techniques: Sequence[int],
+    max_rating: float,
+    box_rows: int,
+    box_cols: int,
+    values: bytes,
+    cand: Sequence[int],
+    /,
+) -> StepData | None: ...
+def path(
+    techniques: Sequence[int],
+    max_rating: float,
+    stop_above: float,
+    deadline: float,
+    box_rows: int,
+    box_cols: int,
+    values: bytes,
+    cand: Sequence[int],
+    /,
+) -> tuple[int, list[StepData], bytes, tuple[int, ...]]: ...
+
+# Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).
+def _fail_after(k: int, /) -> int: ...

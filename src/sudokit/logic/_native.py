@@ -1,0 +1,102 @@
+"""The bridge to the logic engine in C (``sudokit._logic``): positions in, steps out.
+
+The C engine finds steps as data (:class:`sudokit._logic.StepData`: technique name, rating,
+placements, eliminations, cells, units, digits, links, complexity and raw info ints); this
+module turns them into :class:`Step` objects, with each technique's info decoded by the
+decoder its module registered (:func:`register_info`). The solver loop itself runs in C
+(:func:`path`) when every technique it is given is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+from .. import _logic
+from .._shape import Shape
+from ._state import Candidates
+from ._step import Link, Step
+
+__all__ = ["IN_C", "TECH_ID", "finder", "from_data", "path", "position", "register_info"]
+
+#: Technique slug -> its id in the C engine's table.
+TECH_ID: dict[str, int] = {slug: i for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)}
+#: The techniques the C engine runs.
+IN_C: frozenset[str] = frozenset(slug for slug, _, in_c in _logic.TECHNIQUES if in_c)
+
+Info = tuple[tuple[str, object], ...]
+_DECODERS: dict[str, Callable[[tuple[int, ...]], Info]] = {}
+
+
+def register_info(kind: str, decode: Callable[[tuple[int, ...]], Info]) -> None:
+    """Say how the raw info ints of ``kind`` steps become ``Step.info``."""
+    _DECODERS[kind] = decode
+
+
+def pairs(raw: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """``(c1, d1, c2, d2, ...)`` as ``((c1, d1), (c2, d2), ...)``."""
+    return tuple(zip(raw[::2], raw[1::2], strict=True))
+
+
+def position(state: Candidates) -> tuple[int, int, bytes, list[int]]:
+    """The shape and position arguments every call into the engine takes."""
+    shape = state.shape
+    return shape.box_rows, shape.box_cols, bytes(state.values), state.cand
+
+
+def from_data(shape: Shape, data: _logic.StepData) -> Step:
+    """The :class:`Step` for a step the C engine found."""
+    decode = _DECODERS.get(data.kind)
+    return Step(
+        shape,
+        data.kind,
+        data.rating,
+        data.placements,
+        data.eliminations,
+        data.cells,
+        data.units,
+        data.digits,
+        tuple(Link(*link) for link in data.links),
+        data.complexity,
+        decode(data.info) if decode is not None else (),
+    )
+
+
+def finder(slug: str, doc: str | None = None) -> Callable[[Candidates], Iterator[Step]]:
+    """The C engine's finder for technique ``slug``: every step it finds, in order."""
+    tech = TECH_ID[slug]
+
+    def find(state: Candidates) -> Iterator[Step]:
+        shape = state.shape
+        return (from_data(shape, d) for d in _logic.find(tech, *position(state)))
+
+    find.__name__ = f"find_{slug.replace('-', '_')}"
+    find.__doc__ = doc or f"Every {slug} step in ``state``, in the engine's search order."
+    return find
+
+
+#: How a :func:`path` ended.
+SOLVED, STUCK, CAPPED, OUT_OF_TIME = 0, 1, 2, 3
+
+
+def path(
+    state: Candidates,
+    techniques: Sequence[int],
+    *,
+    max_rating: float | None = None,
+    stop_above: float | None = None,
+    deadline: float | None = None,
+) -> tuple[int, list[_logic.StepData]]:
+    """Run the solver loop in C from ``state``, which is left where the path ends.
+
+    Returns how it ended (:data:`SOLVED`, :data:`STUCK`, :data:`CAPPED`: the last step is
+    rated above ``stop_above`` and was not applied, :data:`OUT_OF_TIME`) and the steps.
+    """
+    end, steps, values, cand = _logic.path(
+        techniques,
+        -1.0 if max_rating is None else max_rating,
+        -1.0 if stop_above is None else stop_above,
+        -1.0 if deadline is None else deadline,
+        *position(state),
+    )
+    state.reset(list(values), list(cand))
+    return end, steps

@@ -1,0 +1,118 @@
+"""The logic engine in C against its pure-Python reference (tests/logic/pyref/), step by step.
+
+For every technique the C engine runs, on thousands of positions (puzzles from the shared
+corpora and every position along their solve paths, with candidates thinned at random so
+patterns show up that paths rarely reach), the C finder must yield the same steps, in the same
+order, with the same rating, placements, eliminations, cells, units, digits, links, complexity
+and info, as the reference finder.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+
+import pytest
+
+import sudokit
+from sudokit import Grid, Shape, random_grid
+from sudokit.logic import Candidates, Step, solve_steps
+from sudokit.logic._native import IN_C, finder
+
+from oracle import data_lines
+from pyref import intersections, singles
+
+Finder = Callable[[Candidates], Iterable[Step]]
+
+#: Technique slug -> the reference finder. Each family adds its own when it moves into C.
+REFERENCE: dict[str, Finder] = {
+    "full-house": singles.find_full_houses,
+    "hidden-single": singles.find_hidden_singles,
+    "naked-single": singles.find_naked_singles,
+    "direct-intersections": intersections.find_direct_intersections,
+    "intersections": intersections.find_intersections,
+}
+
+
+def fields(step: Step) -> tuple[object, ...]:
+    return (
+        step.technique,
+        step.rating,
+        step.placements,
+        step.eliminations,
+        step.cells,
+        step.units,
+        step.digits,
+        tuple(tuple(link) for link in step.links),
+        step.complexity,
+        step.info,
+    )
+
+
+def thinned(state: Candidates, rng: random.Random, solution: Grid, keep: float) -> Candidates:
+    """A copy of ``state`` with some wrong candidates removed (the solution's stay)."""
+    out = state.copy()
+    for cell in out.empty_cells():
+        for d0 in range(out.n):
+            digit = d0 + 1
+            if out.cand[cell] >> d0 & 1 and solution[cell] != digit and rng.random() > keep:
+                out.eliminate(cell, digit)
+    return out
+
+
+def positions(puzzles: Iterable[str], seed: int, per_path: int = 6) -> Iterator[Candidates]:
+    """Positions along each puzzle's SE path, some of them thinned."""
+    rng = random.Random(seed)
+    for text in puzzles:
+        grid = Grid(text)
+        solution = sudokit.solve(grid)
+        assert solution is not None
+        state = Candidates.from_grid(grid)
+        yield state.copy()
+        path_states = [state.copy()]
+        for _ in solve_steps(state, in_place=True):
+            path_states.append(state.copy())
+        for s in rng.sample(path_states, min(per_path, len(path_states))):
+            yield s
+            yield thinned(s, rng, solution, rng.choice((0.5, 0.8, 0.95)))
+
+
+def compare(state: Candidates, slug: str) -> None:
+    c_steps = [fields(s) for s in finder(slug)(state)]
+    py_steps = [fields(s) for s in REFERENCE[slug](state)]
+    assert c_steps == py_steps, f"{slug} differs on {state.to_grid().to_line()} {state.cand}"
+
+
+PORTED = sorted(set(REFERENCE) & IN_C)
+
+
+def test_every_technique_in_c_has_a_reference() -> None:
+    assert set(REFERENCE) >= IN_C, sorted(IN_C - set(REFERENCE))
+
+
+@cache
+def corpus_positions() -> list[Candidates]:
+    lines = data_lines("top1465.txt", 40) + data_lines("qqwing_expert.txt", 40)
+    return list(positions(lines, seed=1))
+
+
+@pytest.mark.parametrize("slug", PORTED)
+def test_same_steps_on_corpus_positions(slug: str) -> None:
+    for state in corpus_positions():
+        compare(state, slug)
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(4, 4)])
+@pytest.mark.parametrize("slug", PORTED)
+def test_same_steps_on_other_shapes(slug: str, shape: Shape) -> None:
+    rng = random.Random(f"{slug}{shape}")
+    for k in range(6 if shape.n < 16 else 2):
+        solution = random_grid(shape, seed=rng.randrange(1 << 30))
+        cells = list(solution.cells)
+        for c in rng.sample(range(shape.size), int(shape.size * rng.choice((0.5, 0.65, 0.8)))):
+            cells[c] = 0
+        state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
+        compare(state, slug)
+        compare(thinned(state, rng, solution, 0.7), slug)
+        _ = k
