@@ -16,14 +16,13 @@ Fiendish 2.6–6.0, Diabolical 6.1 and over.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from ._grid import Grid
 from .engine import unique_solution
 from .errors import NotUniqueError
-from .logic import HODOKU_TECHNIQUES, SE_ORDER, Candidates, Step, apply, next_step, solve_path
+from .logic import HODOKU_TECHNIQUES, SE_ORDER, Candidates, PathEnd, Step, run_path, solve_path
 from .logic.hodoku import HodokuGrade, hodoku_grade
 
 __all__ = ["UNSOLVED_RATING", "Level", "Rating", "hodoku", "rate", "rate_many"]
@@ -173,26 +172,27 @@ def rate(
     if max_rating is not None:
         techniques = tuple(t for t in SE_ORDER if t.rating <= max_rating)
         beyond = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=beyond)
+    end, steps = run_path(state, techniques=techniques, stop_above=max_rating, deadline=deadline)
+    if end is PathEnd.OUT_OF_TIME:
+        raise TimeoutError("the rating ran out of time")
+    over = None
+    if end is PathEnd.CAPPED:
+        over = steps.pop().rating
+    elif end is PathEnd.STUCK and max_rating is not None:
+        over = beyond
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
-    steps: list[Step] = []
-    while not state.is_solved():
-        if deadline is not None and time.monotonic() > deadline:
-            raise TimeoutError("the rating ran out of time")
-        step = next_step(state, techniques=techniques)
-        capped = max_rating is not None and (step is None or step.rating > max_rating)
-        if capped:
-            over = beyond if step is None else step.rating
-            return Rating(over, ep, ed, False, _hardest(steps), tuple(steps), capped=True)
-        if step is None:
-            return Rating(UNSOLVED_RATING, ep, ed, False, _hardest(steps), tuple(steps))
+    for i, step in enumerate(steps):
         er = max(er, step.rating)
-        if not steps:
+        if not i:
             ed = er
         if not ep and step.placements:
             ep = er
-        apply(state, step)
-        steps.append(step)
-    return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, _hardest(steps), tuple(steps))
+    hardest = _hardest(steps)
+    if over is not None:
+        return Rating(over, ep, ed, False, hardest, tuple(steps), capped=True)
+    if end is PathEnd.STUCK:
+        return Rating(UNSOLVED_RATING, ep, ed, False, hardest, tuple(steps))
+    return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, hardest, tuple(steps))
 
 
 def _hardest(steps: list[Step]) -> str | None:

@@ -14,7 +14,16 @@
 
 from __future__ import annotations
 
-from ._solver import Hint, SolveResult, hint, next_step, solve_path, solve_steps
+from ._solver import (
+    Hint,
+    PathEnd,
+    SolveResult,
+    hint,
+    next_step,
+    run_path,
+    solve_path,
+    solve_steps,
+)
 from ._state import Candidates
 from ._step import STEP_SCHEMA, Link, Step, apply
 from ._table import ALL_ORDER, HODOKU_TECHNIQUES, SE_ORDER, TECHNIQUES, Technique, select
@@ -28,12 +37,14 @@ __all__ = [
     "Candidates",
     "Hint",
     "Link",
+    "PathEnd",
     "SolveResult",
     "Step",
     "Technique",
     "apply",
     "hint",
     "next_step",
+    "run_path",
     "select",
     "solve_path",
     "solve_steps",

@@ -8,17 +8,28 @@ with the state reached.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from .. import _logic
 from .._grid import Grid
-from ._native import IN_C, TECH_ID, from_data, path, position
+from ._native import CAPPED, IN_C, SOLVED, STUCK, TECH_ID, from_data, path, position
 from ._state import Candidates
 from ._step import Step, apply, cell_list
 from ._table import SE_ORDER, Technique, select
 
-__all__ = ["Hint", "SolveResult", "hint", "next_step", "solve_path", "solve_steps"]
+__all__ = [
+    "Hint",
+    "PathEnd",
+    "SolveResult",
+    "hint",
+    "next_step",
+    "run_path",
+    "solve_path",
+    "solve_steps",
+]
 
 
 def _state_of(puzzle: Grid | Candidates) -> Candidates:
@@ -69,6 +80,58 @@ def next_step(
     return None
 
 
+class PathEnd(Enum):
+    """How a :func:`run_path` ended."""
+
+    SOLVED = "solved"
+    STUCK = "stuck"
+    CAPPED = "capped"  # the next step is rated above ``stop_above``
+    OUT_OF_TIME = "out of time"
+
+
+_ENDS = {SOLVED: PathEnd.SOLVED, STUCK: PathEnd.STUCK, CAPPED: PathEnd.CAPPED}
+
+
+def run_path(
+    state: Candidates,
+    *,
+    techniques: Iterable[str] | Sequence[Technique] | None = None,
+    max_rating: float | None = None,
+    stop_above: float | None = None,
+    deadline: float | None = None,
+) -> tuple[PathEnd, list[Step]]:
+    """Run the solver loop on ``state`` (changed in place) and return how it ended and the
+    steps taken.
+
+    ``max_rating`` skips techniques and steps rated above it (as :func:`next_step`);
+    ``stop_above`` ends the path at the first step rated above it, which is returned as the
+    last step but not applied (:attr:`PathEnd.CAPPED`); ``deadline``, a
+    :func:`time.monotonic` value, ends it when passed (checked between steps).
+    """
+    chosen = _techniques(techniques)
+    ids = in_c(chosen)
+    if ids is not None:
+        end, found = path(
+            state, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
+        )
+        shape = state.shape
+        steps = [from_data(shape, data) for data in found]
+        return _ENDS.get(end, PathEnd.OUT_OF_TIME), steps
+    steps = []
+    while not state.is_solved():
+        if deadline is not None and time.monotonic() > deadline:
+            return PathEnd.OUT_OF_TIME, steps
+        step = next_step(state, techniques=chosen, max_rating=max_rating)
+        if step is None:
+            return PathEnd.STUCK, steps
+        steps.append(step)
+        if stop_above is not None and step.rating > stop_above:
+            return PathEnd.CAPPED, steps
+        if not apply(state, step):
+            raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
+    return PathEnd.SOLVED, steps
+
+
 def solve_steps(
     puzzle: Grid | Candidates,
     *,
@@ -87,22 +150,21 @@ def solve_steps(
         raise TypeError("in_place needs a Candidates state")
     state = puzzle if in_place and isinstance(puzzle, Candidates) else _state_of(puzzle)
     chosen = _techniques(techniques)
-    ids = in_c(chosen)
-    if ids is not None:
-        # The loop runs in C on a copy; the steps are applied here as they are yielded.
-        _, found = path(state.copy(), ids, max_rating=max_rating)
-        for data in found:
-            done = from_data(state.shape, data)
-            yield done
-            apply(state, done)
+    if in_c(chosen) is None:
+        # Step by step, so that a caller that stops early does not pay for the rest.
+        while not state.is_solved():
+            step = next_step(state, techniques=chosen, max_rating=max_rating)
+            if step is None:
+                return
+            yield step
+            if not apply(state, step):
+                raise RuntimeError(f"internal error: a {step.technique} step changed nothing")
         return
-    while not state.is_solved():
-        step = next_step(state, techniques=chosen, max_rating=max_rating)
-        if step is None:
-            return
+    # The loop runs in C on a copy; the steps are applied here as they are yielded.
+    _, steps = run_path(state.copy(), techniques=chosen, max_rating=max_rating)
+    for step in steps:
         yield step
-        if not apply(state, step):
-            raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
+        apply(state, step)
 
 
 @dataclass(frozen=True)
