@@ -349,7 +349,8 @@ static PyObject *export_step(const lsink *o, const lstep *st) {
     return r;
 }
 
-/* The position argument: (box_rows, box_cols, values, cand), checked; fills *s. */
+/* The position argument: (box_rows, box_cols, values, cand), checked; fills *s. cand None:
+ * the puzzle's candidates (every digit no peer holds). */
 static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq, lstate *s,
                           lgeo **geo, int *owned) {
     if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
@@ -372,7 +373,29 @@ static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq,
             PyErr_Format(PyExc_ValueError, "values: cell %d holds %d, over the largest digit %d", i, v[i], n);
             return -1;
         }
-    PyObject *fast = PySequence_Fast(cand_seq, "cand must be a sequence of ints");
+    static dmask cand[LG_MAXC];  /* only used with the GIL held */
+    if (cand_seq == Py_None) {
+        /* the candidates of the puzzle: every digit no peer holds */
+        for (int c = 0; c < size; c++) {
+            if (v[c]) { cand[c] = 0; continue; }
+            dmask seen = 0;
+            int r = c / n, col = c % n, r0 = r - r % br, c0 = col - col % bc;
+            for (int k = 0; k < n; k++) {
+                if (v[r * n + k]) seen |= (dmask)1 << (v[r * n + k] - 1);
+                if (v[k * n + col]) seen |= (dmask)1 << (v[k * n + col] - 1);
+            }
+            for (int i = r0; i < r0 + br; i++)
+                for (int j = c0; j < c0 + bc; j++)
+                    if (v[i * n + j]) seen |= (dmask)1 << (v[i * n + j] - 1);
+            cand[c] = (n < 64 ? (((dmask)1 << n) - 1) : ~(dmask)0) & ~seen;
+        }
+        lgeo *g = get_geo(br, bc, owned);
+        if (!g) { PyErr_NoMemory(); return -1; }
+        *geo = g;
+        ls_init(s, g, v, cand);
+        return 0;
+    }
+    PyObject *fast = PySequence_Fast(cand_seq, "cand must be a sequence of ints, or None");
     if (!fast) return -1;
     if (PySequence_Fast_GET_SIZE(fast) != size) {
         PyErr_Format(PyExc_ValueError, "expected %d candidate masks, got %zd", size,
@@ -380,7 +403,6 @@ static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq,
         Py_DECREF(fast);
         return -1;
     }
-    static dmask cand[LG_MAXC];  /* only used with the GIL held */
     dmask beyond = n < 64 ? ~(((dmask)1 << n) - 1) : 0;
     for (int i = 0; i < size; i++) {
         PyObject *item = PySequence_Fast_GET_ITEM(fast, i);

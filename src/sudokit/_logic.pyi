@@ -22,7 +22,7 @@ class StepData:
     info: Final[tuple[int, ...]]
 
 def find(
-    technique: int, box_rows: int, box_cols: int, values: bytes, cand: Sequence[int], /
+    technique: int, box_rows: int, box_cols: int, values: bytes, cand: Sequence[int] | None, /
 ) -> list[StepData]: ...
 def next_step(
     techniques: Sequence[int],
@@ -30,7 +30,7 @@ def next_step(
     box_rows: int,
     box_cols: int,
     values: bytes,
-    cand: Sequence[int],
+    cand: Sequence[int] | None,
     /,
 ) -> StepData | None: ...
 def path(
@@ -41,7 +41,7 @@ def path(
     box_rows: int,
     box_cols: int,
     values: bytes,
-    cand: Sequence[int],
+    cand: Sequence[int] | None,
     /,
 ) -> tuple[int, list[StepData], bytes, tuple[int, ...]]: ...
 

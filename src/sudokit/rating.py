@@ -163,16 +163,16 @@ def rate(
     :class:`Candidates` is rated as it stands).
     """
     if isinstance(puzzle, Candidates):
-        state = puzzle.copy()
+        start: Grid | Candidates = puzzle.copy()
     else:
         unique_solution(puzzle)
-        state = Candidates.from_grid(puzzle)
+        start = puzzle
     techniques = SE_ORDER
     beyond = UNSOLVED_RATING
     if max_rating is not None:
         techniques = tuple(t for t in SE_ORDER if t.rating <= max_rating)
         beyond = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=beyond)
-    end, steps = run_path(state, techniques=techniques, stop_above=max_rating, deadline=deadline)
+    end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
     if end is PathEnd.OUT_OF_TIME:
         raise TimeoutError("the rating ran out of time")
     over = None

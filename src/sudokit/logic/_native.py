@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from .. import _logic
+from .._grid import Grid
 from .._shape import Shape
 from ._state import Candidates
 from ._step import Link, Step
@@ -37,7 +38,7 @@ def pairs(raw: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple(zip(raw[::2], raw[1::2], strict=True))
 
 
-def position(state: Candidates) -> tuple[int, int, bytes, list[int]]:
+def position(state: Candidates) -> tuple[int, int, bytes, list[int] | None]:
     """The shape and position arguments every call into the engine takes."""
     shape = state.shape
     return shape.box_rows, shape.box_cols, bytes(state.values), state.cand
@@ -79,24 +80,31 @@ SOLVED, STUCK, CAPPED, OUT_OF_TIME = 0, 1, 2, 3
 
 
 def path(
-    state: Candidates,
+    puzzle: Grid | Candidates,
     techniques: Sequence[int],
     *,
     max_rating: float | None = None,
     stop_above: float | None = None,
     deadline: float | None = None,
 ) -> tuple[int, list[_logic.StepData]]:
-    """Run the solver loop in C from ``state``, which is left where the path ends.
+    """Run the solver loop in C from a puzzle or a position (a :class:`Candidates` state is
+    left where the path ends).
 
     Returns how it ended (:data:`SOLVED`, :data:`STUCK`, :data:`CAPPED`: the last step is
     rated above ``stop_above`` and was not applied, :data:`OUT_OF_TIME`) and the steps.
     """
+    if isinstance(puzzle, Candidates):
+        where = position(puzzle)
+    else:
+        shape = puzzle.shape
+        where = (shape.box_rows, shape.box_cols, puzzle.cells, None)
     end, steps, values, cand = _logic.path(
         techniques,
         -1.0 if max_rating is None else max_rating,
         -1.0 if stop_above is None else stop_above,
         -1.0 if deadline is None else deadline,
-        *position(state),
+        *where,
     )
-    state.reset(list(values), list(cand))
+    if isinstance(puzzle, Candidates):
+        puzzle.reset(list(values), list(cand))
     return end, steps

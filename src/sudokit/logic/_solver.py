@@ -93,15 +93,15 @@ _ENDS = {SOLVED: PathEnd.SOLVED, STUCK: PathEnd.STUCK, CAPPED: PathEnd.CAPPED}
 
 
 def run_path(
-    state: Candidates,
+    puzzle: Grid | Candidates,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
     max_rating: float | None = None,
     stop_above: float | None = None,
     deadline: float | None = None,
 ) -> tuple[PathEnd, list[Step]]:
-    """Run the solver loop on ``state`` (changed in place) and return how it ended and the
-    steps taken.
+    """Run the solver loop on a puzzle or a position and return how it ended and the steps
+    taken. A :class:`Candidates` position is changed in place: it ends where the path ends.
 
     ``max_rating`` skips techniques and steps rated above it (as :func:`next_step`);
     ``stop_above`` ends the path at the first step rated above it, which is returned as the
@@ -112,11 +112,12 @@ def run_path(
     ids = in_c(chosen)
     if ids is not None:
         end, found = path(
-            state, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
+            puzzle, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
         )
-        shape = state.shape
+        shape = puzzle.shape
         steps = [from_data(shape, data) for data in found]
         return _ENDS.get(end, PathEnd.OUT_OF_TIME), steps
+    state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
     steps = []
     while not state.is_solved():
         if deadline is not None and time.monotonic() > deadline:
