@@ -165,6 +165,8 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 
 #include "_clogic/singles.c"
 #include "_clogic/intersections.c"
+#include "_clogic/uniqueness.c"
+#include "_clogic/bug.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -194,11 +196,11 @@ static const ltech TECHS[] = {
     {"hidden-triple", 4.0, 0, NULL},
     {"xy-wing", 4.2, 0, NULL},
     {"xyz-wing", 4.4, 0, NULL},
-    {"unique-rectangle", 4.5, 0, NULL},
+    {"unique-rectangle", 4.5, 0, lf_unique_loops},
     {"naked-quad", 5.0, 0, NULL},
     {"jellyfish", 5.2, 0, NULL},
     {"hidden-quad", 5.4, 0, NULL},
-    {"bug", 5.6, 0, NULL},
+    {"bug", 5.6, 0, lf_bug},
     {"aligned-pair-exclusion", 6.2, 0, NULL},
     {"forcing-chains", 6.5, 1, NULL},
     {"aligned-triple-exclusion", 7.5, 0, NULL},

@@ -21,7 +21,7 @@ from sudokit.logic import Candidates, Step, solve_steps
 from sudokit.logic._native import IN_C, finder
 
 from oracle import data_lines
-from pyref import intersections, singles
+from pyref import bug, intersections, singles, uniqueness
 
 Finder = Callable[[Candidates], Iterable[Step]]
 
@@ -32,6 +32,8 @@ REFERENCE: dict[str, Finder] = {
     "naked-single": singles.find_naked_singles,
     "direct-intersections": intersections.find_direct_intersections,
     "intersections": intersections.find_intersections,
+    "unique-rectangle": uniqueness.find_unique_loops,
+    "bug": bug.find_bug,
 }
 
 

@@ -24,13 +24,10 @@ from sudokit.logic.exclusion import (
     find_aligned_pair_exclusions,
     find_aligned_triple_exclusions,
 )
-from sudokit.logic.uniqueness import (
-    find_unique_loops,
-    small_unions,
-    unique_loop_rating,
-)
+from sudokit.logic.uniqueness import find_unique_loops, unique_loop_rating
 
 from oracle import checked_path, data_lines
+from pyref.uniqueness import small_unions
 
 T = Technique
 MINE: tuple[Technique, ...] = (

@@ -1,0 +1,213 @@
+"""The pure-Python reference for the C engine's BUG (src/sudokit/_clogic/bug.c).
+
+The Bivalue Universal Grave (BUG), types 1 to 4, as Sudoku Explainer finds it.
+
+Like the unique rectangles, this technique **assumes the puzzle has exactly one solution** (as
+Sudoku Explainer does).
+
+Terms:
+
+- A **BUG** (bivalue universal grave) is a position where every empty cell has exactly two
+  candidates and every digit has exactly two places (or none) in every unit. Such a position
+  never has a unique solution, so a unique puzzle can never reach it.
+- The **BUG cells** are the cells with three or more candidates; their **BUG digits** are the
+  candidates that, taken away, would leave a BUG. Sudoku Explainer finds them unit by unit: in
+  each box, then row, then column, a digit with neither zero nor two places must owe the extra
+  places to exactly one cell with three or more candidates; that cell is a BUG cell and the
+  digit one of its BUG digits. If no cell explains it, there is no BUG pattern; if several
+  could, another unit decides. As in SE, the search gives up as soon as there are two BUG cells
+  or more, two BUG digits or more, and no cell sees every BUG cell. Once found, the cells and
+  digits must leave an exact BUG.
+- Since the BUG cannot happen, **at least one BUG cell holds one of its BUG digits**.
+
+The four types:
+
+1. One BUG cell: it holds a BUG digit, so its other candidates go (rating 5.6).
+2. One BUG digit ``x`` for all the BUG cells: one of them is ``x``, so ``x`` goes from every cell
+   that sees them all (5.7).
+3. BUG cells in one unit act as one **pseudo-cell** whose candidates are all the BUG digits.
+   With ``k - 1`` other cells of the unit that see every BUG cell and hold ``k`` digits in all
+   (the BUG digits among them), it forms a naked set: the ``k`` digits go from the unit's other
+   cells that see every BUG cell (5.7 + 0.1·(k - 1)).
+4. Two BUG cells in one unit share exactly one digit ``v`` that is not a BUG digit: in the BUG,
+   ``v`` has just those two places in the unit, so one cell is ``v`` and the other takes a BUG
+   digit; each cell loses the candidate that is neither (5.7).
+
+Order, as Sudoku Explainer's ``BivalueUniversalGrave``: type 1; else with a single BUG digit,
+type 2 then type 4; else type 4 then type 3 (units box, row, column; set sizes 2 up to 6;
+cell sets in its colexicographic order). The solver takes the first. On other shapes the set
+size limit 6 becomes ``n - 3``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudokit.logic._state import Candidates, bits, house_order
+from sudokit.logic._step import Step
+
+from .uniqueness import small_unions
+
+__all__ = ["find_bug"]
+
+
+def _se_units(n: int) -> list[int]:
+    """Boxes, then rows, then columns (Sudoku Explainer's region order)."""
+    return [*range(2 * n, 3 * n), *range(n), *range(n, 2 * n)]
+
+
+def find_bug(state: Candidates) -> Iterator[Step]:
+    """BUG types 1-4 in Sudoku Explainer's order."""
+    n, cand, where = state.n, state.cand, state.where
+    unit_mask, peer_mask = state.geo.unit_mask, state.geo.peer_mask
+    bug_cells: list[int] = []
+    bug_digits: dict[int, int] = {}  # cell -> digit mask
+    all_digits = 0
+    common = -1  # cells seeing every BUG cell (-1: no BUG cell yet)
+    rest = list(cand)  # the candidates with the BUG digits taken away
+    for u in _se_units(n):
+        mask = unit_mask[u]
+        for d in range(1, n + 1):
+            places = where[d] & mask
+            count = places.bit_count()
+            if count == 0 or count == 2:
+                continue
+            wide = [c for c in bits(places) if cand[c].bit_count() >= 3]
+            if not wide:
+                return  # a digit with too many places and no cell to blame: no BUG
+            if len(wide) > 1:
+                continue  # ambiguous here; another unit decides
+            cell = wide[0]
+            if cell not in bug_cells:
+                bug_cells.append(cell)
+            bug_digits[cell] = bug_digits.get(cell, 0) | 1 << (d - 1)
+            all_digits |= 1 << (d - 1)
+            rest[cell] &= ~(1 << (d - 1))
+            common = peer_mask[cell] if common < 0 else common & peer_mask[cell]
+            for c in bug_cells:
+                common &= ~(1 << c)
+            if len(bug_cells) > 1 and all_digits.bit_count() > 1 and not common:
+                return
+    if not bug_cells or not _is_bug(state, rest):
+        return
+    shape = state.shape
+    if len(bug_cells) == 1:
+        cell = bug_cells[0]
+        keep = all_digits
+        yield Step(
+            shape,
+            "bug",
+            5.6,
+            eliminations=tuple((cell, d + 1) for d in bits(cand[cell] & ~keep)),
+            cells=(cell,),
+            digits=tuple(d + 1 for d in bits(keep)),
+            info=(("type", 1),),
+        )
+    elif all_digits.bit_count() == 1:
+        yield from _type2(state, bug_cells, all_digits, common)
+        if len(bug_cells) == 2:
+            yield from _type4(state, bug_cells, bug_digits, all_digits)
+    elif common > 0:
+        if len(bug_cells) == 2:
+            yield from _type4(state, bug_cells, bug_digits, all_digits)
+        yield from _type3(state, bug_cells, all_digits, common)
+
+
+def _is_bug(state: Candidates, rest: list[int]) -> bool:
+    """Whether the candidates ``rest`` are an exact BUG: two per empty cell, two per unit."""
+    for v, m in zip(state.values, rest, strict=True):
+        if not v and m.bit_count() != 2:
+            return False
+    for unit in state.geo.units:
+        counts = [0] * state.n
+        for c in unit:
+            for d0 in bits(rest[c]):
+                counts[d0] += 1
+        if any(k not in (0, 2) for k in counts):
+            return False
+    return True
+
+
+def _type2(state: Candidates, cells: list[int], digit_mask: int, common: int) -> Iterator[Step]:
+    d = digit_mask.bit_length()
+    if common <= 0:
+        return
+    hit = common & state.where[d]
+    if hit:
+        yield Step(
+            state.shape,
+            "bug",
+            5.7,
+            eliminations=tuple((c, d) for c in bits(hit)),
+            cells=tuple(cells),
+            digits=(d,),
+            info=(("type", 2),),
+        )
+
+
+def _type4(
+    state: Candidates, cells: list[int], bug_digits: dict[int, int], all_digits: int
+) -> Iterator[Step]:
+    c1, c2 = cells
+    cand = state.cand
+    shared = cand[c1] & cand[c2] & ~all_digits
+    if shared.bit_count() != 1:
+        return
+    v = shared.bit_length()
+    r1, c1u, b1 = state.geo.units_of[c1]
+    r2, c2u, b2 = state.geo.units_of[c2]
+    for u1, u2 in ((b1, b2), (r1, r2), (c1u, c2u)):
+        if u1 != u2:
+            continue
+        gone1 = cand[c1] & ~bug_digits[c1] & ~shared
+        gone2 = cand[c2] & ~bug_digits[c2] & ~shared
+        yield Step(
+            state.shape,
+            "bug",
+            5.7,
+            eliminations=tuple(
+                sorted([(c1, d + 1) for d in bits(gone1)] + [(c2, d + 1) for d in bits(gone2)])
+            ),
+            cells=(c1, c2),
+            units=(u1,),
+            digits=(v,),
+            info=(("type", 4), ("bug_digits", tuple(d + 1 for d in bits(all_digits)))),
+        )
+
+
+def _type3(state: Candidates, cells: list[int], all_digits: int, common: int) -> Iterator[Step]:
+    cand, units_of = state.cand, state.geo.units_of
+    ordered = [c for c in house_order(state.shape)[cells[0]] if common >> c & 1]
+    for kind in (2, 0, 1):  # box, row, column
+        unit = units_of[cells[0]][kind]
+        if any(units_of[c][kind] != unit for c in cells):
+            continue
+        region = [c for c in ordered if units_of[c][kind] == unit]
+        # Members need two candidates or more (SE's tuple test), so others cannot succeed.
+        items = [(i, cand[c]) for i, c in enumerate(region) if cand[c].bit_count() > 1]
+        for degree in range(2, state.n - 2):
+            if len(region) < degree:
+                continue
+            for pick, union in small_unions(items, degree - 1, degree):
+                naked = [region[i] for i in pick]
+                naked_set = union | all_digits
+                if union.bit_count() != degree or naked_set.bit_count() != degree:
+                    continue
+                erasable = [c for c in region if c not in naked and c not in cells]
+                elims = [(c, d + 1) for c in erasable for d in bits(cand[c] & naked_set)]
+                if not elims:
+                    continue
+                yield Step(
+                    state.shape,
+                    "bug",
+                    round(5.7 + (degree - 1) * 0.1, 1),
+                    eliminations=tuple(sorted(elims)),
+                    cells=tuple(cells),
+                    units=(unit,),
+                    digits=tuple(d + 1 for d in bits(naked_set)),
+                    info=(
+                        ("type", 3),
+                        ("bug_digits", tuple(d + 1 for d in bits(all_digits))),
+                        ("set_cells", tuple(naked)),
+                    ),
+                )
