@@ -118,3 +118,71 @@ def test_same_steps_on_other_shapes(slug: str, shape: Shape) -> None:
         compare(state, slug)
         compare(thinned(state, rng, solution, 0.7), slug)
         _ = k
+
+
+# -- uniqueness and BUG: positions where they have something to find ---------------------------
+
+
+def exemplar_puzzles(prefix: str) -> list[str]:
+    """The puzzles of HoDoKu's exemplar sections whose code starts with ``prefix``."""
+    out, inside = [], False
+    for line in data_lines("hodoku_exemplars.txt"):
+        if line.startswith("#"):
+            inside = line.startswith(prefix)
+        elif inside and "#" in line and not line.startswith(":"):
+            out.append(line.split("#", 1)[0].strip())
+    return out
+
+
+@cache
+def uniqueness_positions() -> list[Candidates]:
+    """Along the paths of HoDoKu's uniqueness exemplars and of SE's dev rows rated 4.4-6.2."""
+    dev = [
+        line.split(",")[0]
+        for line in data_lines("se_rated_dev.csv")[1:]
+        if 4.4 <= float(line.split(",")[1]) <= 6.2
+    ]
+    return list(positions(exemplar_puzzles("#06") + dev, seed=2, per_path=12))
+
+
+def near_bugs(count: int, seed: int) -> Iterator[Candidates]:
+    """Positions one step from a BUG: where two solutions differ (one relabelled the other's
+    digits), each cell keeps both digits, an exact BUG; then a few of those cells get extra
+    digits (one cell: type 1; cells of one unit, one digit or several: types 2, 3 and 4)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        shape = rng.choice((Shape(3, 3), Shape(3, 3), Shape(2, 3), Shape(2, 4)))
+        n = shape.n
+        first = random_grid(shape, seed=rng.randrange(1 << 30)).cells
+        moved = rng.sample(range(1, n + 1), rng.choice((2, 2, 3, 4)))
+        relabel = dict(zip(moved, moved[1:] + moved[:1], strict=True))
+        values = list(first)
+        cand = [0] * shape.size
+        for c, v in enumerate(first):
+            if v in relabel:
+                values[c] = 0
+                cand[c] = 1 << (v - 1) | 1 << (relabel[v] - 1)
+        bug = [c for c in range(shape.size) if cand[c]]
+        unit = [c for c in shape.units[rng.randrange(3 * n)] if cand[c]]
+        extra = rng.randrange(n)
+        for c in rng.sample(unit, min(len(unit), rng.choice((1, 2, 2, 3)))):
+            digits = (extra,) if rng.random() < 0.5 else rng.sample(range(n), rng.randint(1, 2))
+            for d0 in digits:
+                cand[c] |= 1 << d0
+        if rng.random() < 0.3:
+            cand[rng.choice(bug)] |= 1 << rng.randrange(n)
+        yield Candidates(shape, values, cand)
+
+
+@pytest.mark.parametrize("slug", sorted({"unique-rectangle", "bug"} & IN_C))
+def test_same_steps_on_uniqueness_positions(slug: str) -> None:
+    for state in uniqueness_positions():
+        compare(state, slug)
+
+
+@pytest.mark.skipif("bug" not in IN_C, reason="the BUG is not in C")
+def test_same_bug_steps_near_bugs() -> None:
+    # not unique loops: these positions, nearly all bivalue, make the reference's loop search
+    # take minutes
+    for state in near_bugs(3000, seed=3):
+        compare(state, "bug")
