@@ -167,6 +167,8 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 #include "_clogic/intersections.c"
 #include "_clogic/uniqueness.c"
 #include "_clogic/bug.c"
+#include "_clogic/patterns.c"
+#include "_clogic/coloring.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -213,21 +215,21 @@ static const ltech TECHS[] = {
     {"nested-forcing-chains-4", 10.5, 1, NULL},
     {"nested-forcing-chains-5", 11.0, 1, NULL},
     /* not in Sudoku Explainer */
-    {"locked-subsets", 3.0, 0, NULL},
+    {"locked-subsets", 3.0, 0, lf_locked_subsets},
     {"finned-x-wing", 3.4, 0, NULL},
     {"sashimi-x-wing", 3.5, 0, NULL},
-    {"skyscraper", 4.0, 0, NULL},
+    {"skyscraper", 4.0, 0, lf_skyscrapers},
     {"finned-swordfish", 4.0, 0, NULL},
-    {"two-string-kite", 4.1, 0, NULL},
+    {"two-string-kite", 4.1, 0, lf_two_string_kites},
     {"sashimi-swordfish", 4.1, 0, NULL},
-    {"turbot-fish", 4.2, 0, NULL},
-    {"empty-rectangle", 4.2, 0, NULL},
-    {"w-wing", 4.4, 0, NULL},
+    {"turbot-fish", 4.2, 0, lf_turbot_fish},
+    {"empty-rectangle", 4.2, 0, lf_empty_rectangles},
+    {"w-wing", 4.4, 0, lf_w_wings},
     {"finned-jellyfish", 5.4, 0, NULL},
     {"sashimi-jellyfish", 5.5, 0, NULL},
     {"wxyz-wing", 5.5, 0, NULL},
     {"remote-pair", 6.6, 0, NULL},
-    {"simple-coloring", 6.6, 0, NULL},
+    {"simple-coloring", 6.6, 0, lf_simple_colors},
     {"x-chain", 6.6, 0, NULL},
     {"xy-chain", 6.6, 0, NULL},
     {"als-xz", 7.0, 0, NULL},

@@ -21,7 +21,7 @@ from sudokit.logic import Candidates, Step, solve_steps
 from sudokit.logic._native import IN_C, finder
 
 from oracle import data_lines
-from pyref import bug, intersections, singles, uniqueness
+from pyref import bug, coloring, intersections, patterns, singles, uniqueness
 
 Finder = Callable[[Candidates], Iterable[Step]]
 
@@ -34,6 +34,13 @@ REFERENCE: dict[str, Finder] = {
     "intersections": intersections.find_intersections,
     "unique-rectangle": uniqueness.find_unique_loops,
     "bug": bug.find_bug,
+    "locked-subsets": patterns.find_locked_subsets,
+    "skyscraper": patterns.find_skyscrapers,
+    "two-string-kite": patterns.find_two_string_kites,
+    "turbot-fish": patterns.find_turbot_fish,
+    "empty-rectangle": patterns.find_empty_rectangles,
+    "w-wing": patterns.find_w_wings,
+    "simple-coloring": coloring.find_simple_colors,
 }
 
 

@@ -23,6 +23,9 @@ techniques collect every chain (up to HoDoKu's 20 links), keep the shortest chai
 of eliminations, and try the one that removes most first (ties: HoDoKu's weighted index sum).
 Chains are found breadth-first, so the chain kept is a shortest one.
 
+Simple colouring runs in the C engine (``src/sudokit/_clogic/coloring.c``); its pure-Python
+reference is ``tests/logic/pyref/coloring.py``.
+
 Ratings follow Sudoku Explainer's chains, which these are: a forcing X-chain or Y-chain rates
 6.6 plus SE's length bonus. The length is the number of chain cells for X-Chains (SE's node
 count minus 2), twice that for XY-Chains and Remote Pairs (each cell is two nodes), and the
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ._native import finder, register_info
 from ._state import Candidates, bits
 from ._step import Link, Step, digit_list, effects, register_explainer
 from .patterns import chain_text, hodoku_sum, length_bonus, strong_partners
@@ -51,76 +55,19 @@ def _rating(length: int) -> float:
 
 # Simple colouring.
 
-
-def _clusters(state: Candidates, digit: int) -> list[tuple[int, int]]:
-    """The two-coloured clusters of strong links on ``digit``: (first colour, second colour).
-
-    HoDoKu's order: clusters by their lowest cell; the colour of that cell comes first.
-    """
-    strong = strong_partners(state, digit)
-    left = sum(1 << c for c in strong)
-    out = []
-    while left:
-        start = (left & -left).bit_length() - 1
-        colours = [0, 0]
-        todo = [(start, 0)]
-        left &= ~(1 << start)
-        while todo:
-            cell, colour = todo.pop()
-            colours[colour] |= 1 << cell
-            for other in bits(strong[cell] & left):
-                left &= ~(1 << other)
-                todo.append((other, 1 - colour))
-        out.append((colours[0], colours[1]))
-    return out
+find_simple_colors = finder(
+    "simple-coloring",
+    "Color wraps and color traps, digit by digit, cluster by cluster (HoDoKu's order).",
+)
 
 
-def _sees_itself(state: Candidates, cells: int) -> bool:
-    peer = state.geo.peer_mask
-    return any(peer[c] & cells for c in bits(cells))
+def _decode_colors(raw: tuple[int, ...]) -> tuple[tuple[str, object], ...]:
+    k = raw[0]
+    return (("colors", (tuple(raw[1 : 1 + k]), tuple(raw[1 + k :]))),)
 
 
-def find_simple_colors(state: Candidates) -> Iterator[Step]:
-    """Color wraps and color traps, digit by digit, cluster by cluster (HoDoKu's order)."""
-    peer = state.geo.peer_mask
-    for d in range(1, state.n + 1):
-        where = state.where[d]
-        for first, second in _clusters(state, d):
-            coloured = first | second
-            rating = _rating(coloured.bit_count())
-            info = (("colors", (tuple(bits(first)), tuple(bits(second)))),)
-            wrapped = 0
-            for colour in (first, second):
-                if _sees_itself(state, colour):
-                    wrapped |= colour
-            if wrapped:
-                yield Step(
-                    state.shape,
-                    "color-wrap",
-                    rating,
-                    eliminations=tuple((c, d) for c in bits(wrapped)),
-                    cells=tuple(bits(coloured)),
-                    digits=(d,),
-                    complexity=coloured.bit_count(),
-                    info=info,
-                )
-            seen_first = seen_second = 0
-            for c in bits(first):
-                seen_first |= peer[c]
-            for c in bits(second):
-                seen_second |= peer[c]
-            trapped = where & seen_first & seen_second & ~coloured
-            if trapped:
-                yield Step(
-                    state.shape,
-                    "color-trap",
-                    rating,
-                    eliminations=tuple((c, d) for c in bits(trapped)),
-                    cells=tuple(bits(coloured)),
-                    digits=(d,),
-                    complexity=coloured.bit_count(),
-                    info=info,
-                )
+for _kind in ("color-wrap", "color-trap"):
+    register_info(_kind, _decode_colors)
 
 
 # Chains: shared sorting.

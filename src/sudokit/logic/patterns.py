@@ -5,6 +5,10 @@ for HoDoKu-style difficulty levels (see :mod:`sudokit.logic.hodoku`). Definition
 orders follow HoDoKu 2.2 (``SingleDigitPatternSolver``, ``ChainSolver``, ``WingSolver``,
 ``FishSolver``), generalised to every shape, rectangular boxes included.
 
+Locked pair/triple, skyscraper, 2-string kite, turbot fish, empty rectangle and W-Wing run in
+the C engine (``src/sudokit/_clogic/patterns.c``); their pure-Python reference is
+``tests/logic/pyref/patterns.py``.
+
 Terms:
 
 - A **strong link** (or *conjugate pair*) on digit ``d``: a unit where ``d`` has exactly two
@@ -47,6 +51,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .._shape import Shape
+from ._native import finder
 from ._state import Candidates, bits, geometry
 from ._step import Link, Step, cell_list, digit_list, effects, register_explainer
 
@@ -161,235 +166,35 @@ def _elims(mask: int, digit: int) -> tuple[tuple[int, int], ...]:
 
 # Skyscraper, 2-string kite, turbot fish.
 
-
-def find_skyscrapers(state: Candidates) -> Iterator[Step]:
-    """Two strong links in rows (then in columns) whose ends meet in one column (row).
-
-    HoDoKu's order: rows for every digit, then columns for every digit; within a digit, pairs
-    of lines in order. HoDoKu only pairs first ends with first ends and second with second;
-    the crossed pairings are tried here too (after those), so a few skyscrapers HoDoKu leaves
-    to its turbot fish search are named skyscrapers here.
-    """
-    n, peer, lay = state.n, state.geo.peer_mask, layout(state.shape)
-    for lines, cross in ((range(n), lay.col), (range(n, 2 * n), lay.row)):
-        for d in range(1, n + 1):
-            pairs = _pairs(state, d, lines)
-            for i, (u1, a1, b1) in enumerate(pairs):
-                for u2, a2, b2 in pairs[i + 1 :]:
-                    ends = (
-                        (a1, b1, a2, b2),
-                        (b1, a1, b2, a2),
-                        (a1, b1, b2, a2),
-                        (b1, a1, a2, b2),
-                    )
-                    match = next((e for e in ends if cross[e[0]] == cross[e[2]]), None)
-                    if match is None:
-                        continue
-                    base1, free1, base2, free2 = match
-                    if cross[free1] == cross[free2]:
-                        continue  # an X-Wing
-                    removed = state.where[d] & peer[free1] & peer[free2]
-                    if removed:
-                        cells = (free1, base1, base2, free2)
-                        yield Step(
-                            state.shape,
-                            "skyscraper",
-                            4.0,
-                            eliminations=_elims(removed, d),
-                            cells=cells,
-                            units=(u1, u2),
-                            digits=(d,),
-                            links=_x_links(cells, d),
-                            complexity=4,
-                        )
-
-
-def find_two_string_kites(state: Candidates) -> Iterator[Step]:
-    """A strong link in a row and one in a column, with one end of each in a shared box.
-
-    HoDoKu's order (digit, row link, column link). HoDoKu removes only the candidate where the
-    free ends' row and column cross; here every cell seeing both free ends loses it, which is
-    the same cell except in rare layouts.
-    """
-    n, peer, lay = state.n, state.geo.peer_mask, layout(state.shape)
-    box = lay.box
-    for d in range(1, n + 1):
-        rows, cols = _pairs(state, d, range(n)), _pairs(state, d, range(n, 2 * n))
-        for ur, r1, r2 in rows:
-            for uc, c1, c2 in cols:
-                ends = (
-                    (r1, r2, c1, c2),
-                    (r1, r2, c2, c1),
-                    (r2, r1, c1, c2),
-                    (r2, r1, c2, c1),
-                )
-                match = next((e for e in ends if box[e[0]] == box[e[2]]), None)
-                if match is None:
-                    continue
-                rb, rf, cb, cf = match
-                if len({r1, r2, c1, c2}) < 4:
-                    continue
-                removed = state.where[d] & peer[rf] & peer[cf]
-                if removed:
-                    cells = (rf, rb, cb, cf)
-                    yield Step(
-                        state.shape,
-                        "two-string-kite",
-                        4.1,
-                        eliminations=_elims(removed, d),
-                        cells=cells,
-                        units=(ur, uc, 2 * n + box[rb]),
-                        digits=(d,),
-                        links=_x_links(cells, d),
-                        complexity=4,
-                    )
-
-
-def find_turbot_fish(state: Candidates) -> Iterator[Step]:
-    """Every chain ``A=B-C=D`` on one digit that removes something, HoDoKu's best first.
-
-    HoDoKu collects all of them and sorts: most eliminations first, then by its weighted
-    index sum; among chains with the same eliminations, the first found (start cell, then
-    the next cells, in cell order).
-    """
-    n, peer = state.n, state.geo.peer_mask
-    found: list[tuple[int, int, int, Step]] = []
-    for d in range(1, n + 1):
-        where = state.where[d]
-        strong = strong_partners(state, d)
-        for a in sorted(strong):
-            for b in bits(strong[a]):
-                for c in bits(where & peer[b] & ~(1 << a)):
-                    if c not in strong:
-                        continue
-                    for e in bits(strong[c] & ~((1 << a) | (1 << b))):
-                        removed = where & peer[a] & peer[e]
-                        if not removed:
-                            continue
-                        elims = _elims(removed, d)
-                        cells = (a, b, c, e)
-                        step = Step(
-                            state.shape,
-                            "turbot-fish",
-                            4.2,
-                            eliminations=elims,
-                            cells=cells,
-                            digits=(d,),
-                            links=_x_links(cells, d),
-                            complexity=4,
-                        )
-                        found.append((-len(elims), hodoku_sum(list(elims)), len(found), step))
-    found.sort(key=lambda t: t[:3])
-    for *_, step in found:
-        yield step
+find_skyscrapers = finder(
+    "skyscraper",
+    "Two strong links in rows (then in columns) whose ends meet in one column (row), HoDoKu's\n"
+    "order (rows for every digit, then columns; pairs of lines in order).",
+)
+find_two_string_kites = finder(
+    "two-string-kite",
+    "A strong link in a row and one in a column, with one end of each in a shared box.",
+)
+find_turbot_fish = finder(
+    "turbot-fish",
+    "Every chain ``A=B-C=D`` on one digit that removes something, HoDoKu's best first.",
+)
 
 
 # Empty rectangle.
 
-
-def find_empty_rectangles(state: Candidates) -> Iterator[Step]:
-    """Empty rectangles, HoDoKu's order: digit, box, cross (last row/column of the box first)."""
-    n, geo, lay = state.n, state.geo, layout(state.shape)
-    unit_mask = geo.unit_mask
-    for d in range(1, n + 1):
-        where = state.where[d]
-        for b in range(n):
-            inbox = where & unit_mask[2 * n + b]
-            count = inbox.bit_count()
-            if count < 2 or count > len(lay.band[b]) + len(lay.stack[b]) - 1:
-                continue
-            for r in reversed(lay.band[b]):
-                row = unit_mask[r]
-                for c in reversed(lay.stack[b]):
-                    col = unit_mask[n + c]
-                    if inbox & ~(row | col):
-                        continue
-                    on_row, on_col = inbox & row, inbox & col
-                    if not on_row & ~col or not on_col & ~row:
-                        continue
-                    if on_row.bit_count() < 2 and on_col.bit_count() < 2:
-                        continue  # two lone candidates: a 2-string kite, not an ER
-                    yield from _er_eliminations(state, d, b, r, n + c, inbox)
-                    yield from _er_eliminations(state, d, b, n + c, r, inbox)
-
-
-def _er_eliminations(
-    state: Candidates, d: int, b: int, line: int, cross: int, inbox: int
-) -> Iterator[Step]:
-    """Strong links from ``line`` (outside box ``b``) whose far end's line meets ``cross``."""
-    n, geo = state.n, state.geo
-    where, unit_mask, units_of = state.where[d], geo.unit_mask, geo.units_of
-    box_mask = unit_mask[2 * n + b]
-    # A cell's unit across ``line`` (its column when ``line`` is a row) and along it.
-    across, along = (1, 0) if line < n else (0, 1)
-    for x in bits(where & unit_mask[line] & ~box_mask):
-        link = where & unit_mask[units_of[x][across]]
-        if link.bit_count() != 2:
-            continue
-        y = (link & ~(1 << x)).bit_length() - 1
-        target = unit_mask[units_of[y][along]] & unit_mask[cross] & where & ~box_mask
-        if target:
-            z = target.bit_length() - 1
-            yield Step(
-                state.shape,
-                "empty-rectangle",
-                4.2,
-                eliminations=((z, d),),
-                cells=(x, y, *bits(inbox)),
-                units=(2 * n + b, line, cross, units_of[x][across]),
-                digits=(d,),
-                links=(Link(x, d, y, d, True),),
-                complexity=4,
-            )
+find_empty_rectangles = finder(
+    "empty-rectangle",
+    "Empty rectangles, HoDoKu's order: digit, box, cross (last row/column of the box first).",
+)
 
 
 # W-Wing.
 
-
-def find_w_wings(state: Candidates) -> Iterator[Step]:
-    """Pairs of cells with the same two candidates, bridged by a strong link (HoDoKu order)."""
-    n, geo, cand = state.n, state.geo, state.cand
-    peer, unit_mask = geo.peer_mask, geo.unit_mask
-    bivalue = [c for c, m in enumerate(cand) if m.bit_count() == 2]
-    for k, i in enumerate(bivalue):
-        xy = cand[i]
-        low = xy & -xy
-        d1, d2 = low.bit_length(), (xy ^ low).bit_length()
-        for j in bivalue[k + 1 :]:
-            if cand[j] != xy:
-                continue
-            ends = (1 << i) | (1 << j)
-            for x, y in ((d1, d2), (d2, d1)):
-                removed = state.where[x] & peer[i] & peer[j]
-                if not removed:
-                    continue
-                for u in range(3 * n):
-                    m = state.where[y] & unit_mask[u]
-                    if m.bit_count() != 2 or m & ends:
-                        continue
-                    p, q = bits(m)
-                    if not (peer[p] >> i & 1 and peer[q] >> j & 1):
-                        p, q = q, p
-                        if not (peer[p] >> i & 1 and peer[q] >> j & 1):
-                            continue
-                    yield Step(
-                        state.shape,
-                        "w-wing",
-                        4.4,
-                        eliminations=_elims(removed, x),
-                        cells=(i, j, p, q),
-                        units=(u,),
-                        digits=(x, y),
-                        links=(
-                            Link(i, x, i, y, True),
-                            Link(i, y, p, y, False),
-                            Link(p, y, q, y, True),
-                            Link(q, y, j, y, False),
-                            Link(j, y, j, x, True),
-                        ),
-                        complexity=6,
-                    )
-                    break
+find_w_wings = finder(
+    "w-wing",
+    "Pairs of cells with the same two candidates, bridged by a strong link (HoDoKu order).",
+)
 
 
 # Finned and sashimi fish.
@@ -705,40 +510,11 @@ for _size in (2, 3, 4):
         register_explainer(_kind + _FISH_NAMES[_size], _finned)
 register_explainer("wxyz-wing", _wxyz)
 
-
-def find_locked_subsets(state: Candidates) -> Iterator[Step]:
-    """Locked pair and locked triple (HoDoKu): a naked pair or triple whose cells all lie where
-    a box meets a row or column. Its digits go from the rest of the box and of the line at once
-    (HoDoKu scores that one step 40 or 60, less than a naked set and the intersections it
-    replaces). Boxes in order, rows then columns, pairs before triples."""
-    geo, cand, n = state.geo, state.cand, state.n
-    for size in (2, 3):
-        for box in range(2 * n, 3 * n):
-            bmask = geo.unit_mask[box]
-            for line in range(2 * n):
-                seg = bmask & geo.unit_mask[line] & state.empty
-                cells = [c for c in bits(seg) if cand[c].bit_count() <= size]
-                for combo in combinations(cells, size):
-                    digits = 0
-                    for c in combo:
-                        digits |= cand[c]
-                    if digits.bit_count() != size:
-                        continue
-                    rest = (bmask | geo.unit_mask[line]) & state.empty
-                    for c in combo:
-                        rest &= ~(1 << c)
-                    elims = tuple((c, d0 + 1) for c in bits(rest) for d0 in bits(cand[c] & digits))
-                    if elims:
-                        yield Step(
-                            state.shape,
-                            "locked-pair" if size == 2 else "locked-triple",
-                            3.0 if size == 2 else 3.6,
-                            (),
-                            elims,
-                            combo,
-                            (box, line),
-                            tuple(d0 + 1 for d0 in bits(digits)),
-                        )
+find_locked_subsets = finder(
+    "locked-subsets",
+    "Locked pair and locked triple (HoDoKu): a naked pair or triple whose cells all lie where a\n"
+    "box meets a row or column. Boxes in order, rows then columns, pairs before triples.",
+)
 
 
 def _locked_subset(step: Step) -> str:
