@@ -228,10 +228,10 @@ static const ltech TECHS[] = {
     {"finned-jellyfish", 5.4, 0, NULL},
     {"sashimi-jellyfish", 5.5, 0, NULL},
     {"wxyz-wing", 5.5, 0, NULL},
-    {"remote-pair", 6.6, 0, NULL},
+    {"remote-pair", 6.6, 0, lf_remote_pairs},
     {"simple-coloring", 6.6, 0, lf_simple_colors},
-    {"x-chain", 6.6, 0, NULL},
-    {"xy-chain", 6.6, 0, NULL},
+    {"x-chain", 6.6, 0, lf_x_chains},
+    {"xy-chain", 6.6, 0, lf_xy_chains},
     {"als-xz", 7.0, 0, NULL},
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))

@@ -41,6 +41,9 @@ REFERENCE: dict[str, Finder] = {
     "empty-rectangle": patterns.find_empty_rectangles,
     "w-wing": patterns.find_w_wings,
     "simple-coloring": coloring.find_simple_colors,
+    "remote-pair": coloring.find_remote_pairs,
+    "x-chain": coloring.find_x_chains,
+    "xy-chain": coloring.find_xy_chains,
 }
 
 
