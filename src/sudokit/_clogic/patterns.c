@@ -1,7 +1,8 @@
 /*
  * Patterns (reference: tests/logic/pyref/patterns.py): HoDoKu's named patterns that Sudoku
- * Explainer lacks. In C so far: locked pair/triple, skyscraper, 2-string kite, turbot fish,
- * empty rectangle, W-Wing. Every loop and tie-break follows the reference line by line.
+ * Explainer lacks: locked pair/triple, skyscraper, 2-string kite, turbot fish, empty rectangle,
+ * W-Wing, WXYZ-Wing, finned and sashimi X-Wing/Swordfish/Jellyfish. Every loop and tie-break
+ * follows the reference line by line.
  *
  * Shared with coloring.c: strong links (lstrong, strong_of), SE's chain length bonus
  * (length_bonus_steps), HoDoKu's weighted index sum (hodoku_sum_cells).
@@ -409,3 +410,338 @@ static void lf_w_wings(const lstate *s, lsink *out) {
         }
     }
 }
+
+/* ------------------------------------------------------------------ WXYZ-Wing */
+
+/* Info of a WXYZ-Wing: z, then the cells holding z. */
+
+typedef struct {
+    const lstate *s;
+    lsink *out;
+    const cset *line_cells, *box_cells;
+    int (*seen)[4];
+    int nseen, cap, stop;
+} wxyz_ctx;
+
+static int wxyz_seen(const wxyz_ctx *w, const int *q) {
+    for (int i = 0; i < w->nseen; i++)
+        if (!memcmp(w->seen[i], q, sizeof(int) * 4)) return 1;
+    return 0;
+}
+
+static void bent_quads(wxyz_ctx *w, const int *region, int size) {
+    const lstate *s = w->s;
+    const lgeo *g = s->g;
+    int nw = g->nw;
+    for (int i = 0; i < size - 3; i++) {
+        dmask mi = s->cand[region[i]];
+        for (int j = i + 1; j < size - 2; j++) {
+            dmask mj = mi | s->cand[region[j]];
+            if (dm_count(mj) > 4) continue;
+            for (int k = j + 1; k < size - 1; k++) {
+                dmask mk = mj | s->cand[region[k]];
+                if (dm_count(mk) > 4) continue;
+                for (int m = k + 1; m < size; m++) {
+                    dmask u = mk | s->cand[region[m]];
+                    if (dm_count(u) != 4) continue;
+                    int quad[4] = {region[i], region[j], region[k], region[m]};
+                    cset cells, t;
+                    cs_clear(&cells, nw);
+                    for (int q = 0; q < 4; q++) cs_add(&cells, quad[q]);
+                    cs_and(&t, &cells, w->line_cells, nw);
+                    cs_andnot(&t, &t, w->box_cells, nw);
+                    if (cs_empty(&t, nw)) continue;
+                    cs_and(&t, &cells, w->box_cells, nw);
+                    cs_andnot(&t, &t, w->line_cells, nw);
+                    if (cs_empty(&t, nw)) continue;
+                    int sorted[4], ns = 0;
+                    CS_FOREACH(c, &cells, nw) sorted[ns++] = c;
+                    if (wxyz_seen(w, sorted)) continue;
+                    int z = 0, bad = 0, d0;
+                    DM_FOREACH(d0, u) {
+                        cset holders, a, b;
+                        cs_and(&holders, &cells, &s->where[d0 + 1], nw);
+                        cs_andnot(&a, &holders, w->line_cells, nw);
+                        cs_andnot(&b, &holders, w->box_cells, nw);
+                        if (!cs_empty(&a, nw) && !cs_empty(&b, nw)) {
+                            if (z) { bad = 1; break; }
+                            z = d0 + 1;
+                        }
+                    }
+                    if (bad || !z) continue;
+                    cset holders, removed;
+                    cs_and(&holders, &cells, &s->where[z], nw);
+                    removed = s->where[z];
+                    CS_FOREACH(c, &holders, nw) cs_and(&removed, &removed, &g->peer_mask[c], nw);
+                    if (cs_empty(&removed, nw)) continue;
+                    if (w->nseen == w->cap) {
+                        int cap = w->cap ? 2 * w->cap : 32;
+                        int (*a)[4] = realloc(w->seen, sizeof(int[4]) * (size_t)cap);
+                        if (!a) { w->out->failed = 1; w->stop = 1; return; }
+                        w->seen = a;
+                        w->cap = cap;
+                    }
+                    memcpy(w->seen[w->nseen++], sorted, sizeof sorted);
+                    lsink *out = w->out;
+                    lstep_begin(out, K_WXYZ_WING, 5.5);
+                    CS_FOREACH(c, &removed, nw) lstep_elim(out, c, z);
+                    for (int q = 0; q < 4; q++) lstep_cell(out, sorted[q]);
+                    DM_FOREACH(d0, u) lstep_digit(out, d0 + 1);
+                    lstep_complexity(out, 4);
+                    lstep_info(out, z);
+                    CS_FOREACH(c, &holders, nw) lstep_info(out, c);
+                    if (lstep_end(out)) { w->stop = 1; return; }
+                }
+            }
+        }
+    }
+}
+
+static void lf_wxyz_wings(const lstate *s, lsink *out) {
+    const lgeo *g = s->g;
+    int n = g->n;
+    wxyz_ctx w = {s, out, NULL, NULL, NULL, 0, 0, 0};
+    for (int line = 0; line < 2 * n && !w.stop; line++) {
+        const int *lc = lg_unit(g, line);
+        int seenbox[LG_MAXN] = {0};
+        for (int i = 0; i < n; i++) seenbox[lg_box(g, lc[i]) - 2 * n] = 1;
+        for (int b = 0; b < n && !w.stop; b++) {
+            if (!seenbox[b]) continue;
+            int region[2 * LG_MAXN], size = 0;
+            for (int i = 0; i < n; i++) {
+                int k = dm_count(s->cand[lc[i]]);
+                if (k >= 2 && k <= 4) region[size++] = lc[i];
+            }
+            const int *bcells = lg_unit(g, 2 * n + b);
+            for (int i = 0; i < n; i++) {
+                int c = bcells[i], k = dm_count(s->cand[c]);
+                if (cs_has(&g->unit_mask[line], c)) continue;
+                if (k >= 2 && k <= 4) region[size++] = c;
+            }
+            w.line_cells = &g->unit_mask[line];
+            w.box_cells = &g->unit_mask[2 * n + b];
+            bent_quads(&w, region, size);
+        }
+    }
+    free(w.seen);
+}
+
+/* ------------------------------------------------------------------ finned and sashimi fish */
+
+/* Info of a finned fish: its fins. The enumeration is the reference's _fish_of_size: digits,
+ * rows as base lines then columns, base line combinations in order (_base_lines), for each the
+ * covers sorted, each step tagged finned or sashimi; a finder keeps one of the two kinds. */
+
+#define MAX_FINS 5
+
+typedef struct {
+    const lstate *s;
+    lsink *out;
+    int size, sashimi, d, n, width, height, base_off, cover_off, stop;
+    uint64_t pos[LG_MAXN];
+    int lines[LG_MAXN], nlines;
+    uint64_t outside[LG_MAXN];
+    int ngroups;
+    int chosen[4];
+} fish_ctx;
+
+typedef struct {
+    uint64_t cover, fin_pos;
+} fish_find;
+
+/* (cover positions ascending) as a tuple, compared lexicographically: all covers have `size`
+ * positions, so the first differing position decides. */
+static int fish_find_cmp(const void *a, const void *b) {
+    uint64_t x = ((const fish_find *)a)->cover, y = ((const fish_find *)b)->cover;
+    while (x && y) {
+        int i = __builtin_ctzll(x), j = __builtin_ctzll(y);
+        if (i != j) return i < j ? -1 : 1;
+        x &= x - 1;
+        y &= y - 1;
+    }
+    return (x != 0) - (y != 0);
+}
+
+static void fish_base(fish_ctx *f, uint64_t crossed) {
+    const lstate *s = f->s;
+    const lgeo *g = s->g;
+    int size = f->size, n = f->n, nw = g->nw, width = f->width, height = f->height;
+    int extra = __builtin_popcountll(crossed) - size;
+    if (extra < 1) return;
+    fish_find found[64];  /* at most C(width, extra) per group summed: bounded below */
+    fish_find *fa = found;
+    int nf = 0, cap = 64;
+    uint64_t base_set = 0;
+    for (int i = 0; i < size; i++) base_set |= (uint64_t)1 << f->chosen[i];
+    for (int g0 = 0; g0 < n; g0 += width) {
+        uint64_t group = (((uint64_t)1 << width) - 1) << g0, in_group = crossed & group;
+        int m = __builtin_popcountll(in_group);
+        if (m < extra) continue;
+        int bitpos[LG_MAXN], kk = 0;
+        for (uint64_t t = in_group; t; t &= t - 1) bitpos[kk++] = __builtin_ctzll(t);
+        int idx[LG_MAXN];
+        for (int i = 0; i < extra; i++) idx[i] = i;
+        for (;;) {
+            uint64_t fin_pos = 0;
+            for (int i = 0; i < extra; i++) fin_pos |= (uint64_t)1 << bitpos[idx[i]];
+            int band = -1, ok = 1, fins = 0;
+            for (int i = 0; i < size && ok; i++) {
+                int line = f->chosen[i];
+                if (!(f->pos[line] & fin_pos)) continue;
+                if (band < 0) band = line / height;
+                else if (line / height != band) ok = 0;
+            }
+            if (ok) {
+                for (int i = 0; i < size; i++) {
+                    int line = f->chosen[i];
+                    if (f->pos[line] & fin_pos) fins += __builtin_popcountll(f->pos[line] & fin_pos);
+                }
+                if (fins > MAX_FINS) ok = 0;
+            }
+            if (ok) {
+                uint64_t cover = crossed & ~fin_pos;
+                int hit = 0;
+                for (int line = band * height; line < (band + 1) * height; line++)
+                    if (!(base_set >> line & 1) && (f->pos[line] & cover & group)) { hit = 1; break; }
+                if (hit) {
+                    if (nf == cap) {
+                        int ncap = 2 * cap;
+                        fish_find *a = fa == found ? malloc(sizeof(fish_find) * (size_t)ncap)
+                                                   : realloc(fa, sizeof(fish_find) * (size_t)ncap);
+                        if (!a) { f->out->failed = 1; f->stop = 1; if (fa != found) free(fa); return; }
+                        if (fa == found) memcpy(a, found, sizeof found);
+                        fa = a;
+                        cap = ncap;
+                    }
+                    fa[nf].cover = cover;
+                    fa[nf].fin_pos = fin_pos;
+                    nf++;
+                }
+            }
+            /* next combination */
+            int i = extra - 1;
+            while (i >= 0 && idx[i] == kk - extra + i) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < extra; j++) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    if (nf > 1) qsort(fa, (size_t)nf, sizeof(fish_find), fish_find_cmp);
+    const cset *where = &s->where[f->d];
+    for (int k = 0; k < nf && !f->stop; k++) {
+        uint64_t cover = fa[k].cover, fin_pos = fa[k].fin_pos;
+        int is_sashimi = 0;
+        for (int i = 0; i < size; i++)
+            if (__builtin_popcountll(f->pos[f->chosen[i]] & ~fin_pos) <= 1) is_sashimi = 1;
+        if (is_sashimi != f->sashimi) continue;
+        cset base_cells, removed, fins;
+        cs_clear(&base_cells, nw);
+        for (int i = 0; i < size; i++) cs_or(&base_cells, &base_cells, &g->unit_mask[f->base_off + f->chosen[i]], nw);
+        cs_and(&base_cells, &base_cells, where, nw);
+        /* the fins' group: the group of the lowest fin position */
+        int g0 = __builtin_ctzll(fin_pos) / width * width;
+        uint64_t group = (((uint64_t)1 << width) - 1) << g0;
+        int band = -1;
+        for (int i = 0; i < size && band < 0; i++)
+            if (f->pos[f->chosen[i]] & fin_pos) band = f->chosen[i] / height;
+        cs_clear(&removed, nw);
+        for (int line = band * height; line < (band + 1) * height; line++) {
+            if (base_set >> line & 1) continue;
+            uint64_t at = f->pos[line] & cover & group;
+            for (; at; at &= at - 1) {
+                int p = __builtin_ctzll(at);
+                cset t;
+                cs_and(&t, &g->unit_mask[f->base_off + line], &g->unit_mask[f->cover_off + p], nw);
+                cs_or(&removed, &removed, &t, nw);
+            }
+        }
+        cs_clear(&fins, nw);
+        for (uint64_t t = fin_pos; t; t &= t - 1) {
+            cset x;
+            cs_and(&x, &base_cells, &g->unit_mask[f->cover_off + __builtin_ctzll(t)], nw);
+            cs_or(&fins, &fins, &x, nw);
+        }
+        static const int kinds[2][5] = {
+            {0, 0, K_FINNED_X_WING, K_FINNED_SWORDFISH, K_FINNED_JELLYFISH},
+            {0, 0, K_SASHIMI_X_WING, K_SASHIMI_SWORDFISH, K_SASHIMI_JELLYFISH}};
+        static const double ratings[2][5] = {{0, 0, 3.4, 4.0, 5.4}, {0, 0, 3.5, 4.1, 5.5}};
+        lsink *out = f->out;
+        lstep_begin(out, kinds[is_sashimi][size], ratings[is_sashimi][size]);
+        CS_FOREACH(c, &removed, nw) lstep_elim(out, c, f->d);
+        CS_FOREACH(c, &base_cells, nw) lstep_cell(out, c);
+        for (int i = 0; i < size; i++) lstep_unit(out, f->base_off + f->chosen[i]);
+        for (uint64_t t = cover; t; t &= t - 1) lstep_unit(out, f->cover_off + __builtin_ctzll(t));
+        lstep_digit(out, f->d);
+        lstep_complexity(out, size);
+        CS_FOREACH(c, &fins, nw) lstep_info(out, c);
+        if (lstep_end(out)) f->stop = 1;
+    }
+    if (fa != found) free(fa);
+}
+
+static void fish_extend(fish_ctx *f, int start, int depth, uint64_t crossed) {
+    if (f->stop) return;
+    if (depth == f->size) {
+        fish_base(f, crossed);
+        return;
+    }
+    for (int idx = start; idx < f->nlines - (f->size - depth) + 1 && !f->stop; idx++) {
+        uint64_t spanned = crossed | f->pos[f->lines[idx]];
+        int ok = 0;
+        for (int r = 0; r < f->ngroups && !ok; r++)
+            ok = __builtin_popcountll(spanned & f->outside[r]) <= f->size;
+        if (!ok) continue;
+        f->chosen[depth] = f->lines[idx];
+        fish_extend(f, idx + 1, depth + 1, spanned);
+    }
+}
+
+static void finned_fish(const lstate *s, lsink *out, int size, int sashimi) {
+    const lgeo *g = s->g;
+    int n = g->n;
+    fish_ctx f;
+    memset(&f, 0, sizeof f);
+    f.s = s;
+    f.out = out;
+    f.size = size;
+    f.sashimi = sashimi;
+    f.n = n;
+    uint64_t everything = n < 64 ? ((uint64_t)1 << n) - 1 : ~(uint64_t)0;
+    for (int d = 1; d <= n && !f.stop; d++) {
+        f.d = d;
+        uint64_t row_pos[LG_MAXN];
+        for (int r = 0; r < n; r++) {
+            uint64_t m = 0;
+            for (int c = 0; c < n; c++)
+                if (cs_has(&s->where[d], r * n + c)) m |= (uint64_t)1 << c;
+            row_pos[r] = m;
+        }
+        for (int rows_first = 1; rows_first >= 0 && !f.stop; rows_first--) {
+            if (rows_first) {
+                memcpy(f.pos, row_pos, sizeof(uint64_t) * (size_t)n);
+                f.base_off = 0; f.cover_off = n; f.width = g->bc; f.height = g->br;
+            } else {
+                memset(f.pos, 0, sizeof f.pos);
+                for (int r = 0; r < n; r++)
+                    for (uint64_t t = row_pos[r]; t; t &= t - 1) f.pos[__builtin_ctzll(t)] |= (uint64_t)1 << r;
+                f.base_off = n; f.cover_off = 0; f.width = g->br; f.height = g->bc;
+            }
+            f.ngroups = 0;
+            for (int g0 = 0; g0 < n; g0 += f.width)
+                f.outside[f.ngroups++] = everything & ~((((uint64_t)1 << f.width) - 1) << g0);
+            f.nlines = 0;
+            for (int i = 0; i < n; i++) {
+                int k = __builtin_popcountll(f.pos[i]);
+                if (k > 0 && k <= size + f.width) f.lines[f.nlines++] = i;
+            }
+            fish_extend(&f, 0, 0, 0);
+        }
+    }
+}
+
+static void lf_finned_x_wings(const lstate *s, lsink *out) { finned_fish(s, out, 2, 0); }
+static void lf_sashimi_x_wings(const lstate *s, lsink *out) { finned_fish(s, out, 2, 1); }
+static void lf_finned_swordfish(const lstate *s, lsink *out) { finned_fish(s, out, 3, 0); }
+static void lf_sashimi_swordfish(const lstate *s, lsink *out) { finned_fish(s, out, 3, 1); }
+static void lf_finned_jellyfish(const lstate *s, lsink *out) { finned_fish(s, out, 4, 0); }
+static void lf_sashimi_jellyfish(const lstate *s, lsink *out) { finned_fish(s, out, 4, 1); }
