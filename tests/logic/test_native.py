@@ -122,32 +122,6 @@ def test_same_steps_on_corpus_positions(slug: str) -> None:
         compare(state, slug)
 
 
-#: Techniques the corpus positions seldom exercise -> the HoDoKu exemplar sections (by their
-#: number's prefix) whose SE paths do.
-EXEMPLARS: dict[str, str] = {"remote-pair": "#07"}
-
-
-@cache
-def exemplar_positions(prefix: str) -> list[Candidates]:
-    """Up to 40 positions along the SE path of each exemplar puzzle of the sections numbered
-    ``prefix...``, and as many thinned copies (the first 81 characters: the givens)."""
-    section, puzzles = "", []
-    for line in data_lines("hodoku_exemplars.txt"):
-        if line.startswith("#"):
-            section = line
-            continue
-        text = line.split("#")[0].strip()
-        if section.startswith(prefix) and len(text) >= 81:
-            puzzles.append(text[:81])
-    return list(positions(puzzles, seed=5, per_path=40))
-
-
-@pytest.mark.parametrize("slug", sorted(set(EXEMPLARS) & set(PORTED)))
-def test_same_steps_on_exemplar_positions(slug: str) -> None:
-    for state in exemplar_positions(EXEMPLARS[slug]):
-        compare(state, slug)
-
-
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(4, 4)])
 @pytest.mark.parametrize("slug", PORTED)
 def test_same_steps_on_other_shapes(slug: str, shape: Shape) -> None:
@@ -229,3 +203,23 @@ def test_same_bug_steps_near_bugs() -> None:
     # take minutes
     for state in near_bugs(3000, seed=3):
         compare(state, "bug")
+
+
+# -- remote pairs: rare on the corpus paths (cells of one pair of digits, four or more) -------
+
+#: Techniques the corpus positions seldom exercise -> the HoDoKu exemplar sections (by their
+#: code's prefix) whose SE paths do.
+EXEMPLARS: dict[str, str] = {"remote-pair": "#07"}
+
+
+@cache
+def exemplar_positions(prefix: str) -> list[Candidates]:
+    """Up to 40 positions along the SE path of each exemplar puzzle of the sections ``prefix``,
+    and as many thinned copies (the first 81 characters: the givens)."""
+    return list(positions([p[:81] for p in exemplar_puzzles(prefix)], seed=5, per_path=40))
+
+
+@pytest.mark.parametrize("slug", sorted(set(EXEMPLARS) & set(PORTED)))
+def test_same_steps_on_exemplar_positions(slug: str) -> None:
+    for state in exemplar_positions(EXEMPLARS[slug]):
+        compare(state, slug)
