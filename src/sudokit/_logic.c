@@ -357,16 +357,9 @@ static PyObject *export_step(const lsink *o, const lstep *st) {
  * the puzzle's candidates (every digit no peer holds). */
 static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq, lstate *s,
                           lgeo **geo, int *owned) {
-    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
-        br > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || bc > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
-        br * bc > SUDOKIT_MAX_SIDE) {
-        PyErr_Format(PyExc_ValueError,
-                     "invalid shape %dx%d: box sides must be at least %d and the grid side "
-                     "(their product) at most %d",
-                     br, bc, SUDOKIT_MIN_BOX_SIDE, SUDOKIT_MAX_SIDE);
-        return -1;
-    }
-    int n = br * bc, size = n * n;
+    int n = sudokit_check_shape(br, bc);
+    if (n < 0) return -1;
+    int size = n * n;
     if (values->len != size) {
         PyErr_Format(PyExc_ValueError, "expected %d values, got %zd", size, values->len);
         return -1;
