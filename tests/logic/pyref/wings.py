@@ -1,0 +1,70 @@
+"""The pure-Python reference for the C engine's wings (src/sudokit/_clogic/wings.c).
+
+XY-Wing and XYZ-Wing.
+
+Terms: a **pivot** cell and two **pincer** cells that each share a unit with the pivot.
+
+- **XY-Wing** (4.2): the pivot has candidates ``xy``, the pincers ``xz`` and ``yz``. Whichever
+  of x, y the pivot takes, one pincer becomes ``z``; so ``z`` is removed from every cell that
+  sees both pincers.
+- **XYZ-Wing** (4.4): the pivot has ``xyz``, the pincers ``xz`` and ``yz``; ``z`` ends up in
+  one of the three, so it is removed from every cell that sees all three.
+
+Search order is Sudoku Explainer's (``XYWing``): pivots row by row; for each, the first pincer
+and then the second among the pivot's peers in SE's "house" order — the pivot's box
+(row-major), then the rest of its row, then the rest of its column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sudokit.logic._state import Candidates, bits, house_order
+from sudokit.logic._step import Step
+
+__all__ = ["find_xy_wings", "find_xyz_wings"]
+
+
+def _wings(state: Candidates, xyz: bool) -> Iterator[Step]:
+    cand, where, peer_mask = state.cand, state.where, state.geo.peer_mask
+    houses = house_order(state.shape)
+    pivot_size = 3 if xyz else 2
+    for pivot, xy in enumerate(cand):
+        if xy.bit_count() != pivot_size:
+            continue
+        for p1 in houses[pivot]:
+            xz = cand[p1]
+            if xz.bit_count() != 2 or (xy & ~xz).bit_count() != 1:
+                continue
+            for p2 in houses[pivot]:
+                yz = cand[p2]
+                if yz.bit_count() != 2 or (xy | xz | yz).bit_count() != 3:
+                    continue
+                if (xy & xz & yz).bit_count() != (1 if xyz else 0):
+                    continue
+                z = (xz & yz & -(xz & yz)).bit_length()
+                victims = peer_mask[p1] & peer_mask[p2]
+                if xyz:
+                    victims &= peer_mask[pivot]
+                victims &= ~((1 << pivot) | (1 << p1) | (1 << p2))
+                removed = victims & where[z]
+                if removed:
+                    yield Step(
+                        state.shape,
+                        "xyz-wing" if xyz else "xy-wing",
+                        4.4 if xyz else 4.2,
+                        eliminations=tuple((c, z) for c in bits(removed)),
+                        cells=(pivot, p1, p2),
+                        digits=(z,),
+                        info=(("candidates", (xy, xz, yz)),),
+                    )
+
+
+def find_xy_wings(state: Candidates) -> Iterator[Step]:
+    """XY-Wings (4.2): Sudoku Explainer's ``XYWing(false)``."""
+    return _wings(state, False)
+
+
+def find_xyz_wings(state: Candidates) -> Iterator[Step]:
+    """XYZ-Wings (4.4): Sudoku Explainer's ``XYWing(true)``."""
+    return _wings(state, True)
