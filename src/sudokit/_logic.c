@@ -169,6 +169,9 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 #include "_clogic/bug.c"
 #include "_clogic/patterns.c"
 #include "_clogic/coloring.c"
+#include "_clogic/subsets.c"
+#include "_clogic/fish.c"
+#include "_clogic/wings.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -186,22 +189,22 @@ static const ltech TECHS[] = {
     {"full-house", 1.0, 0, lf_full_houses},
     {"hidden-single", 1.2, 0, lf_hidden_singles},
     {"direct-intersections", 1.7, 0, lf_direct_intersections},
-    {"direct-hidden-pair", 2.0, 0, NULL},
+    {"direct-hidden-pair", 2.0, 0, lf_direct_hidden_pairs},
     {"naked-single", 2.3, 0, lf_naked_singles},
-    {"direct-hidden-triple", 2.5, 0, NULL},
+    {"direct-hidden-triple", 2.5, 0, lf_direct_hidden_triples},
     {"intersections", 2.6, 0, lf_intersections},
-    {"naked-pair", 3.0, 0, NULL},
-    {"x-wing", 3.2, 0, NULL},
-    {"hidden-pair", 3.4, 0, NULL},
-    {"naked-triple", 3.6, 0, NULL},
-    {"swordfish", 3.8, 0, NULL},
-    {"hidden-triple", 4.0, 0, NULL},
-    {"xy-wing", 4.2, 0, NULL},
-    {"xyz-wing", 4.4, 0, NULL},
+    {"naked-pair", 3.0, 0, lf_naked_pairs},
+    {"x-wing", 3.2, 0, lf_x_wings},
+    {"hidden-pair", 3.4, 0, lf_hidden_pairs},
+    {"naked-triple", 3.6, 0, lf_naked_triples},
+    {"swordfish", 3.8, 0, lf_swordfish},
+    {"hidden-triple", 4.0, 0, lf_hidden_triples},
+    {"xy-wing", 4.2, 0, lf_xy_wings},
+    {"xyz-wing", 4.4, 0, lf_xyz_wings},
     {"unique-rectangle", 4.5, 0, lf_unique_loops},
-    {"naked-quad", 5.0, 0, NULL},
-    {"jellyfish", 5.2, 0, NULL},
-    {"hidden-quad", 5.4, 0, NULL},
+    {"naked-quad", 5.0, 0, lf_naked_quads},
+    {"jellyfish", 5.2, 0, lf_jellyfish},
+    {"hidden-quad", 5.4, 0, lf_hidden_quads},
     {"bug", 5.6, 0, lf_bug},
     {"aligned-pair-exclusion", 6.2, 0, NULL},
     {"forcing-chains", 6.5, 1, NULL},

@@ -21,7 +21,7 @@ from sudokit.logic import Candidates, Step, solve_steps
 from sudokit.logic._native import IN_C, finder
 
 from oracle import data_lines
-from pyref import bug, coloring, intersections, patterns, singles, uniqueness
+from pyref import bug, coloring, fish, intersections, patterns, singles, subsets, uniqueness, wings
 
 Finder = Callable[[Candidates], Iterable[Step]]
 
@@ -51,6 +51,19 @@ REFERENCE: dict[str, Finder] = {
     "remote-pair": coloring.find_remote_pairs,
     "x-chain": coloring.find_x_chains,
     "xy-chain": coloring.find_xy_chains,
+    "direct-hidden-pair": subsets.find_direct_hidden_pairs,
+    "direct-hidden-triple": subsets.find_direct_hidden_triples,
+    "naked-pair": subsets.find_naked_pairs,
+    "naked-triple": subsets.find_naked_triples,
+    "naked-quad": subsets.find_naked_quads,
+    "hidden-pair": subsets.find_hidden_pairs,
+    "hidden-triple": subsets.find_hidden_triples,
+    "hidden-quad": subsets.find_hidden_quads,
+    "x-wing": fish.find_x_wings,
+    "swordfish": fish.find_swordfish,
+    "jellyfish": fish.find_jellyfish,
+    "xy-wing": wings.find_xy_wings,
+    "xyz-wing": wings.find_xyz_wings,
 }
 
 

@@ -11,62 +11,28 @@ Terms: a **pivot** cell and two **pincer** cells that each share a unit with the
 Search order is Sudoku Explainer's (``XYWing``): pivots row by row; for each, the first pincer
 and then the second among the pivot's peers in SE's "house" order — the pivot's box
 (row-major), then the rest of its row, then the rest of its column.
+
+The search runs in C (src/sudokit/_clogic/wings.c); the Python reference it is tested against
+is tests/logic/pyref/wings.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import cast
 
-from ._state import Candidates, bits, house_order
+from ._native import finder, register_info
+from ._state import bits
 from ._step import Step, cell_list, digit_list, register_explainer
 
 __all__ = ["find_xy_wings", "find_xyz_wings"]
 
-
-def _wings(state: Candidates, xyz: bool) -> Iterator[Step]:
-    cand, where, peer_mask = state.cand, state.where, state.geo.peer_mask
-    houses = house_order(state.shape)
-    pivot_size = 3 if xyz else 2
-    for pivot, xy in enumerate(cand):
-        if xy.bit_count() != pivot_size:
-            continue
-        for p1 in houses[pivot]:
-            xz = cand[p1]
-            if xz.bit_count() != 2 or (xy & ~xz).bit_count() != 1:
-                continue
-            for p2 in houses[pivot]:
-                yz = cand[p2]
-                if yz.bit_count() != 2 or (xy | xz | yz).bit_count() != 3:
-                    continue
-                if (xy & xz & yz).bit_count() != (1 if xyz else 0):
-                    continue
-                z = (xz & yz & -(xz & yz)).bit_length()
-                victims = peer_mask[p1] & peer_mask[p2]
-                if xyz:
-                    victims &= peer_mask[pivot]
-                victims &= ~((1 << pivot) | (1 << p1) | (1 << p2))
-                removed = victims & where[z]
-                if removed:
-                    yield Step(
-                        state.shape,
-                        "xyz-wing" if xyz else "xy-wing",
-                        4.4 if xyz else 4.2,
-                        eliminations=tuple((c, z) for c in bits(removed)),
-                        cells=(pivot, p1, p2),
-                        digits=(z,),
-                        info=(("candidates", (xy, xz, yz)),),
-                    )
+find_xy_wings = finder("xy-wing", "XY-Wings (4.2): Sudoku Explainer's ``XYWing(false)``.")
+find_xyz_wings = finder("xyz-wing", "XYZ-Wings (4.4): Sudoku Explainer's ``XYWing(true)``.")
 
 
-def find_xy_wings(state: Candidates) -> Iterator[Step]:
-    """XY-Wings (4.2): Sudoku Explainer's ``XYWing(false)``."""
-    return _wings(state, False)
-
-
-def find_xyz_wings(state: Candidates) -> Iterator[Step]:
-    """XYZ-Wings (4.4): Sudoku Explainer's ``XYWing(true)``."""
-    return _wings(state, True)
+def _masks(raw: tuple[int, ...]) -> tuple[int, ...]:
+    """The C engine's info: each candidate mask as (bits 0..29, the bits above)."""
+    return tuple(low | high << 30 for low, high in zip(raw[::2], raw[1::2], strict=True))
 
 
 def _explain(step: Step) -> str:
@@ -86,3 +52,5 @@ def _explain(step: Step) -> str:
 
 register_explainer("xy-wing", _explain)
 register_explainer("xyz-wing", _explain)
+for _name in ("xy-wing", "xyz-wing"):
+    register_info(_name, lambda raw: (("candidates", _masks(raw)),))
