@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from sudokit.logic._state import Candidates, bits
 from sudokit.logic._step import Step
+
 from .subsets import colex_combinations
 
 __all__ = ["find_jellyfish", "find_swordfish", "find_x_wings"]

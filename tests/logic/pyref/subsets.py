@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from sudokit.logic._state import Candidates, bits
 from sudokit.logic._step import Step
+
 __all__ = [
     "colex_combinations",
     "find_direct_hidden_pairs",
