@@ -135,6 +135,71 @@ def test_same_steps_on_corpus_positions(slug: str) -> None:
         compare(state, slug)
 
 
+def planted(shape: Shape, rng: random.Random) -> Candidates:
+    """A random position with a naked set, hidden set or fish of size 2..4 planted in it.
+
+    The solution's candidates stay; only wrong ones are removed, as a player's pencil marks
+    might be. Quads and jellyfish are rare along solve paths (a 9x9 hidden quad needs a whole
+    empty unit), so these give the rarer subsets and fish their cases.
+    """
+    n = shape.n
+    solution = random_grid(shape, seed=rng.randrange(1 << 30))
+    cells = list(solution.cells)
+    kind, k = rng.choice(("naked", "hidden", "fish")), rng.choice((2, 3, 4, 4))
+    unit, d = shape.units[rng.randrange(3 * n)], rng.randrange(1, n + 1)
+    for c in rng.sample(range(shape.size), int(shape.size * rng.choice((0.55, 0.7, 0.85)))):
+        cells[c] = 0
+    for c in range(shape.size):
+        # a hidden set needs its unit empty; a fish is sought only for a digit with 2k places
+        if (kind == "hidden" and c in unit) or (kind == "fish" and solution[c] == d):
+            cells[c] = 0
+    state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
+    empty = [c for c in unit if not cells[c]]
+    if kind == "fish":
+        # k base lines whose copies of d lie in k cover lines: d leaves the rest of the bases
+        bases, by_row = rng.sample(range(n), k), rng.random() < 0.5
+        base_of, cover_of = (shape.row_of, shape.col_of) if by_row else (shape.col_of, shape.row_of)
+        covers = {
+            cover_of(c) for c in range(shape.size) if solution[c] == d and base_of(c) in bases
+        }
+        for c in range(shape.size):
+            if base_of(c) in bases and cover_of(c) not in covers:
+                state.eliminate(c, d)
+    elif len(empty) >= k:
+        chosen = rng.sample(empty, k)
+        digits = {solution[c] for c in chosen}
+        for c in empty:
+            for e in range(1, n + 1):
+                if kind == "naked" and c in chosen and e not in digits:
+                    state.eliminate(c, e)  # the chosen cells keep only their digits
+                if kind == "hidden" and c not in chosen and e in digits:
+                    state.eliminate(c, e)  # the digits leave the unit's other cells
+    return thinned(state, rng, solution, rng.choice((0.8, 0.95, 1.0)))
+
+
+#: The techniques the planted and 36x36 positions are for (subsets, fish, wings).
+SETS_AND_FISH = sorted(
+    IN_C
+    & {
+        *("direct-hidden-pair", "direct-hidden-triple", "naked-pair", "naked-triple"),
+        *("naked-quad", "hidden-pair", "hidden-triple", "hidden-quad", "x-wing", "swordfish"),
+        *("jellyfish", "xy-wing", "xyz-wing"),
+    }
+)
+
+
+@cache
+def planted_positions() -> list[Candidates]:
+    rng, shape = random.Random(12), Shape(3, 3)
+    return [planted(shape, rng) for _ in range(3000)]
+
+
+@pytest.mark.parametrize("slug", SETS_AND_FISH)
+def test_same_steps_on_planted_positions(slug: str) -> None:
+    for state in planted_positions():
+        compare(state, slug)
+
+
 @pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4), Shape(4, 4)])
 @pytest.mark.parametrize("slug", PORTED)
 def test_same_steps_on_other_shapes(slug: str, shape: Shape) -> None:
@@ -236,3 +301,17 @@ def exemplar_positions(prefix: str) -> list[Candidates]:
 def test_same_steps_on_exemplar_positions(slug: str) -> None:
     for state in exemplar_positions(EXEMPLARS[slug]):
         compare(state, slug)
+
+
+@pytest.mark.parametrize("slug", SETS_AND_FISH)
+def test_same_steps_on_36x36(slug: str) -> None:
+    """The largest shape, thinned hard so that bivalue cells and digits above 30 show up."""
+    rng, shape = random.Random(f"{slug}36"), Shape(6, 6)
+    for _ in range(2):
+        solution = random_grid(shape, seed=rng.randrange(1 << 30))
+        cells = list(solution.cells)
+        for c in rng.sample(range(shape.size), int(shape.size * 0.5)):
+            cells[c] = 0
+        state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
+        for keep in (0.05, 0.3):
+            compare(thinned(state, rng, solution, keep), slug)
