@@ -172,6 +172,8 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 #include "_clogic/subsets.c"
 #include "_clogic/fish.c"
 #include "_clogic/wings.c"
+#include "_clogic/exclusion.c"
+#include "_clogic/als.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -206,9 +208,9 @@ static const ltech TECHS[] = {
     {"jellyfish", 5.2, 0, lf_jellyfish},
     {"hidden-quad", 5.4, 0, lf_hidden_quads},
     {"bug", 5.6, 0, lf_bug},
-    {"aligned-pair-exclusion", 6.2, 0, NULL},
+    {"aligned-pair-exclusion", 6.2, 0, lf_aligned_pair_exclusions},
     {"forcing-chains", 6.5, 1, NULL},
-    {"aligned-triple-exclusion", 7.5, 0, NULL},
+    {"aligned-triple-exclusion", 7.5, 0, lf_aligned_triple_exclusions},
     {"nishio", 7.5, 1, NULL},
     {"multiple-forcing-chains", 8.0, 1, NULL},
     {"dynamic-forcing-chains", 8.5, 1, NULL},
@@ -235,7 +237,7 @@ static const ltech TECHS[] = {
     {"simple-coloring", 6.6, 0, lf_simple_colors},
     {"x-chain", 6.6, 0, lf_x_chains},
     {"xy-chain", 6.6, 0, lf_xy_chains},
-    {"als-xz", 7.0, 0, NULL},
+    {"als-xz", 7.0, 0, lf_als_xz},
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))
 

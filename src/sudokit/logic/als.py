@@ -21,152 +21,37 @@ of ALS in that order (no overlap), and the first pair with eliminations is the s
 
 Rating: Sudoku Explainer has no ALS technique; an ALS-XZ is a chain through two sets, which
 SE could only express as a mixed (X and Y) chain, so it takes SE's mixed-chain base, 7.0.
+
+The search runs in C (``src/sudokit/_clogic/als.c``); its pure-Python reference, which the tests
+compare it with step by step, is ``tests/logic/pyref/als.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import cast
 
-from ._state import Candidates, bits
+from ._native import finder, register_info
+from ._state import bits
 from ._step import Step, cell_list, digit_list, effects, register_explainer
 
-__all__ = ["Als", "almost_locked_sets", "find_als_xz"]
+__all__ = ["find_als_xz"]
 
-ALS_XZ_RATING = 7.0
-
-
-@dataclass(frozen=True, slots=True)
-class Als:
-    """An almost locked set: its cells (bitset), digits (mask) and, per digit, where it is and
-    which cells outside the set see all of those places and hold the digit."""
-
-    cells: int
-    digits: int
-    unit: int
-    holders: tuple[int, ...]  # holders[d]: the set's cells with digit d (index 1..n)
-    seers: tuple[int, ...]  # seers[d]: cells outside the set, with d, seeing all holders[d]
+find_als_xz = finder("als-xz", "ALS-XZ steps, in HoDoKu's order of ALS pairs.")
 
 
-def almost_locked_sets(state: Candidates) -> list[Als]:
-    """Every ALS of the state, in HoDoKu's order (see the module docstring)."""
-    n, geo, cand, where = state.n, state.geo, state.cand, state.where
-    found: list[tuple[int, int, int]] = []
-    known: set[int] = set()
-    for u in range(3 * n):
-        empty = [c for c in geo.units[u] if not state.values[c]]
-        order: list[tuple[int, int, int]] = []
-        _subsets(empty, cand, 0, 0, 0, 0, n - 1, order)
-        for cells, digits, _ in order:
-            if cells not in known:
-                known.add(cells)
-                found.append((cells, digits, u))
-    out = []
-    peer = geo.peer_mask
-    for cells, digits, u in found:
-        holders = [0] * (n + 1)
-        seers = [0] * (n + 1)
-        for d0 in bits(digits):
-            d = d0 + 1
-            h = cells & where[d]
-            holders[d] = h
-            s = where[d] & ~cells
-            for c in bits(h):
-                s &= peer[c]
-            seers[d] = s
-        out.append(Als(cells, digits, u, tuple(holders), tuple(seers)))
-    return out
-
-
-def _subsets(
-    empty: list[int],
-    cand: list[int],
-    start: int,
-    cells: int,
-    digits: int,
-    k: int,
-    limit: int,
-    out: list[tuple[int, int, int]],
-) -> None:
-    """Append the ALS among ``cells`` plus cells of ``empty[start:]``, depth first (preorder).
-
-    A branch stops when even adding only cells without new digits could not bring the
-    digit count down to one more than the cell count (within ``limit`` cells).
-    """
-    for i in range(start, len(empty)):
-        sub_cells, sub_digits = cells | (1 << empty[i]), digits | cand[empty[i]]
-        size, count = k + 1, sub_digits.bit_count()
-        if count == size + 1:
-            out.append((sub_cells, sub_digits, size))
-        room = min(len(empty) - i - 1, limit - size)
-        if room > 0 and count <= size + 1 + room:
-            _subsets(empty, cand, i + 1, sub_cells, sub_digits, size, limit, out)
-
-
-def _restricted_commons(a: Als, b: Als) -> list[int]:
-    """The RCs of two non-overlapping ALS, smallest first."""
-    rcs = []
-    for d0 in bits(a.digits & b.digits):
-        d = d0 + 1
-        # Every cell of one set's d must see every cell of the other's.
-        if not b.holders[d] & ~a.seers[d] and not a.holders[d] & ~b.seers[d]:
-            rcs.append(d)
-    return rcs
-
-
-def find_als_xz(state: Candidates) -> Iterator[Step]:
-    """ALS-XZ steps, in HoDoKu's order of ALS pairs."""
-    sets = almost_locked_sets(state)
-    # A partner B needs a digit x whose cells in B all see A's x cells: some cell of B must
-    # lie in ``reach`` (the cells seeing all of some digit's cells in A).
-    reach = []
-    for a in sets:
-        r = 0
-        for d0 in bits(a.digits):
-            r |= a.seers[d0 + 1]
-        reach.append(r)
-    cells = [a.cells for a in sets]
-    for i, a in enumerate(sets):
-        reach_a, cells_a = reach[i], a.cells
-        for j in range(i + 1, len(sets)):
-            cells_b = cells[j]
-            if cells_b & cells_a or not cells_b & reach_a:
-                continue
-            b = sets[j]
-            rcs = _restricted_commons(a, b)
-            if rcs:
-                removed = _xz_eliminations(a, b, rcs)
-                if removed:
-                    yield Step(
-                        state.shape,
-                        "als-xz",
-                        ALS_XZ_RATING,
-                        eliminations=tuple(sorted(removed, key=lambda e: (e[1], e[0]))),
-                        cells=tuple(sorted(bits(a.cells | b.cells))),
-                        units=(a.unit, b.unit),
-                        digits=tuple(rcs[:2]),
-                        complexity=(a.cells | b.cells).bit_count(),
-                        info=(("sets", ((a.cells, a.digits), (b.cells, b.digits))),),
-                    )
-
-
-def _xz_eliminations(a: Als, b: Als, rcs: list[int]) -> dict[tuple[int, int], None]:
-    removed: dict[tuple[int, int], None] = {}
-    common = a.digits & b.digits
-    for x in rcs[:2]:
-        for z0 in bits(common & ~(1 << (x - 1))):
-            z = z0 + 1
-            for c in bits(a.seers[z] & b.seers[z]):
-                removed[(c, z)] = None
-    if len(rcs) >= 2:
-        locked = (1 << (rcs[0] - 1)) | (1 << (rcs[1] - 1))
-        for one, other in ((a, b), (b, a)):
-            for z0 in bits(one.digits & ~locked):
-                z = z0 + 1
-                for c in bits(one.seers[z] & ~other.cells):
-                    removed[(c, z)] = None
-    return removed
+def _info(raw: tuple[int, ...]) -> tuple[tuple[str, object], ...]:
+    """Raw ints (per set: cell count, cells, digit count, digits) as the step's info."""
+    sets: list[tuple[int, int]] = []
+    i = 0
+    for _ in range(2):
+        k = raw[i]
+        cells = sum(1 << c for c in raw[i + 1 : i + 1 + k])
+        i += 1 + k
+        k = raw[i]
+        digits = sum(1 << (d - 1) for d in raw[i + 1 : i + 1 + k])
+        i += 1 + k
+        sets.append((cells, digits))
+    return (("sets", tuple(sets)),)
 
 
 def _als_xz(step: Step) -> str:
@@ -182,3 +67,4 @@ def _als_xz(step: Step) -> str:
 
 
 register_explainer("als-xz", _als_xz)
+register_info("als-xz", _info)
