@@ -21,8 +21,10 @@
  * Info: for each excluder (ascending): its cell, its candidate count, its digits.
  */
 
+#define AX_MAXX (3 * LG_MAXN)       /* excluders of a pair: common peers */
+
 /* The candidates of two base cells found in no possible combination (excluders: 2 digits). */
-static void apx_verdict(dmask ma, dmask mb, int ab, const dmask *xs, int nx, dmask *ga, dmask *gb) {
+static inline void apx_verdict(dmask ma, dmask mb, int ab, const dmask *xs, int nx, dmask *ga, dmask *gb) {
     dmask ok_a = 0, ok_b = 0, rest = mb;
     while (rest) {
         dmask q = rest & (~rest + 1);
@@ -38,7 +40,7 @@ static void apx_verdict(dmask ma, dmask mb, int ab, const dmask *xs, int nx, dma
 }
 
 /* Three base cells: i is enumerated through its possible values as a mask, j and k one by one. */
-static void atx_sweep(dmask mi, dmask mj, dmask mk, int ij, int ik, int jk, const dmask *xs, int nx,
+static inline void atx_sweep(dmask mi, dmask mj, dmask mk, int ij, int ik, int jk, const dmask *xs, int nx,
                       dmask *gi, dmask *gj, dmask *gk) {
     dmask ok_i = 0, ok_j = 0, ok_k = 0, rj = mj;
     while (rj) {
@@ -69,19 +71,22 @@ static void atx_sweep(dmask mi, dmask mj, dmask mk, int ij, int ik, int jk, cons
     *gk = mk & ~ok_k;
 }
 
-static void atx_verdict(dmask ma, dmask mb, dmask mc, int ab, int ac, int bc, const dmask *xs, int nx,
-                        dmask *ga, dmask *gb, dmask *gc) {
-    int ka = dm_count(ma), kb = dm_count(mb), kc = dm_count(mc);
+static void atx_verdict(dmask ma, dmask mb, dmask mc, int ka, int kb, int kc, int ab, int ac, int bc,
+                        const dmask *xs, int nx, dmask *ga, dmask *gb, dmask *gc) {
     if (ka >= kb && ka >= kc) atx_sweep(ma, mb, mc, ab, ac, bc, xs, nx, ga, gb, gc);
     else if (kb >= kc) atx_sweep(mb, ma, mc, ab, bc, ac, xs, nx, gb, ga, gc);
     else atx_sweep(mc, ma, mb, ac, bc, ab, xs, nx, gc, ga, gb);
 }
 
-/* The distinct candidate masks of the cells of x (the excluders: all that matters of them). */
-static int ax_kinds(const lstate *s, const cset *x, dmask *xs) {
+/* The distinct candidate masks of the cells of x (the excluders: all that matters of them),
+ * leaving out those with a digit outside `within` (the base cells' candidates): such a digit is
+ * never used by a combination, so the excluder never empties, and the one value it can rule
+ * out is that digit, which no base cell has. */
+static int ax_kinds(const lstate *s, const cset *x, dmask within, dmask *xs) {
     int nx = 0;
     CS_FOREACH(c, x, s->g->nw) {
         dmask m = s->cand[c];
+        if (m & ~within) continue;
         int k = 0;
         while (k < nx && xs[k] != m) k++;
         if (k == nx) xs[nx++] = m;
@@ -126,7 +131,20 @@ static int ax_house_pos(const lgeo *g, int c, int t) {
     return g->npeer;
 }
 
-#define AX_MAXX (3 * LG_MAXN)       /* excluders of a pair: common peers */
+/* The cells that see at least two of `cells` (once: scratch). */
+static inline void ax_seen_twice(const lgeo *g, const cset *cells, cset *once, cset *twice) {
+    int nw = g->nw;
+    cs_clear(once, nw);
+    cs_clear(twice, nw);
+    CS_FOREACH(x, cells, nw) {
+        const cset *px = &g->peer_mask[x];
+        for (int i = 0; i < nw; i++) {
+            twice->w[i] |= once->w[i] & px->w[i];
+            once->w[i] |= px->w[i];
+        }
+    }
+}
+
 #define AX_MAXHITS (6 * LG_MAXN)    /* third cells of a pair: peers of a or b */
 
 typedef struct { int t; dmask gone[3]; int rank; } ax_hit;
@@ -136,17 +154,18 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
     int nw = g->nw;
     const dmask *cand = s->cand;
     cset small, singles, base;
+    uint8_t cnt[LG_MAXC];  /* candidate counts of the empty cells */
     cs_clear(&small, nw);
     cs_clear(&singles, nw);
     cs_clear(&base, nw);
     CS_FOREACH(c, &s->empty, nw) {
-        int k = dm_count(cand[c]);
+        int k = cnt[c] = (uint8_t)dm_count(cand[c]);
         if (k == 1) cs_add(&singles, c);
         else if (k >= 2 && k <= degree) cs_add(&small, c);
     }
     int nbase = 0;
     CS_FOREACH(c, &s->empty, nw) {
-        if (dm_count(cand[c]) < 2) continue;
+        if (cnt[c] < 2) continue;
         const cset *pm = &g->peer_mask[c];
         if (cs_meets(pm, &singles, nw) || !cs_meets(pm, &small, nw)) continue;
         cs_add(&base, c);
@@ -160,15 +179,7 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
         cset excl_b, once, twice, partners;
         cs_and(&excl_b, pb, &small, nw);
         /* the base cells before b that see two of b's excluders */
-        cs_clear(&once, nw);
-        cs_clear(&twice, nw);
-        CS_FOREACH(x, &excl_b, nw) {
-            const cset *px = &g->peer_mask[x];
-            for (int i = 0; i < nw; i++) {
-                twice.w[i] |= once.w[i] & px->w[i];
-                once.w[i] |= px->w[i];
-            }
-        }
+        ax_seen_twice(g, &excl_b, &once, &twice);
         cs_and(&partners, &twice, &base, nw);
         {
             int wb = b >> 6;
@@ -183,7 +194,7 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
             int ab = cs_has(pa, b);
             dmask ma = cand[a];
             if (degree == 2) {
-                int nx = ax_kinds(s, &common, xs);
+                int nx = ax_kinds(s, &common, ma | mb, xs);
                 dmask gone[2];
                 apx_verdict(ma, mb, ab, xs, nx, &gone[0], &gone[1]);
                 if (gone[0] | gone[1]) {
@@ -192,9 +203,10 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
                 }
                 continue;
             }
-            /* third cells: small base cells seeing a or b (and two of the excluders) */
+            /* third cells: small base cells seeing a or b and two of the excluders */
             cset third;
-            for (int i = 0; i < nw; i++) third.w[i] = (pa->w[i] | pb->w[i]) & small.w[i] & base.w[i];
+            ax_seen_twice(g, &common, &once, &third);
+            for (int i = 0; i < nw; i++) third.w[i] &= (pa->w[i] | pb->w[i]) & small.w[i] & base.w[i];
             cs_del(&third, a);
             cs_del(&third, b);
             int nhits = 0;
@@ -202,7 +214,6 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
                 const cset *pt = &g->peer_mask[t];
                 cset shared;
                 cs_and(&shared, &common, pt, nw);
-                if (!cs_many(&shared, nw)) continue;  /* t must see two excluders */
                 /* reached before from an earlier pair of the trio? */
                 if (t < b) {
                     /* pair (min(a,t), max(a,t)) with third b came first */
@@ -211,8 +222,8 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
                     if (t < a && cs_has(&small, a) && (cs_has(pa, t) || cs_has(pa, b))) continue;
                 }
                 dmask gone[3];
-                int nx = ax_kinds(s, &shared, xs);
-                atx_verdict(ma, mb, cand[t], ab, cs_has(pa, t), cs_has(pb, t), xs, nx, &gone[0],
+                int nx = ax_kinds(s, &shared, ma | mb | cand[t], xs);
+                atx_verdict(ma, mb, cand[t], cnt[a], cnt[b], cnt[t], ab, cs_has(pa, t), cs_has(pb, t), xs, nx, &gone[0],
                             &gone[1], &gone[2]);
                 if (gone[0] | gone[1] | gone[2]) {
                     hits[nhits].t = t;
