@@ -15,26 +15,52 @@
 typedef struct {
     int unit;
     dmask digits;
-    size_t off;   /* words: cells (nw), reach (nw), then seers (nw) per digit of `digits` */
+    size_t off;   /* in the seers pool: nw words per digit of `digits`, ascending */
 } als_set;
 
+/* The sets; their cells and reach (the union of their seers) in arrays of their own, nw words
+ * each, for the pair loop's filter. */
 typedef struct {
     const lstate *s;
     als_set *sets;
+    uint64_t *cellv, *reachv;
     size_t nsets, cap;
-    uint64_t *words;
-    size_t nwords, wcap;
+    uint64_t *seerv;
+    size_t nseer, scap;
     int failed;
 } als_list;
 
-static uint64_t *als_cells(const als_list *l, const als_set *a) { return l->words + a->off; }
-static uint64_t *als_reach(const als_list *l, const als_set *a) {
-    return l->words + a->off + (size_t)l->s->g->nw;
+static int als_grow(als_list *l, size_t need) {
+    size_t nw = (size_t)l->s->g->nw;
+    if (l->nsets == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        als_set *a = realloc(l->sets, sizeof(als_set) * cap);
+        if (!a) return -1;
+        l->sets = a;
+        uint64_t *c = realloc(l->cellv, sizeof(uint64_t) * nw * cap);
+        if (!c) return -1;
+        l->cellv = c;
+        uint64_t *r = realloc(l->reachv, sizeof(uint64_t) * nw * cap);
+        if (!r) return -1;
+        l->reachv = r;
+        l->cap = cap;
+    }
+    if (l->nseer + need > l->scap) {
+        size_t cap = l->scap ? 2 * l->scap : 4096;
+        while (cap < l->nseer + need) cap *= 2;
+        uint64_t *w = realloc(l->seerv, sizeof(uint64_t) * cap);
+        if (!w) return -1;
+        l->seerv = w;
+        l->scap = cap;
+    }
+    return 0;
 }
-/* seers of digit index d0 (which must be one of the set's digits) */
-static uint64_t *als_seers(const als_list *l, const als_set *a, int d0) {
-    int rank = dm_count(a->digits & (((dmask)1 << d0) - 1));
-    return l->words + a->off + (size_t)(2 + rank) * (size_t)l->s->g->nw;
+
+/* Each digit's seers of set a, by digit index (entries for other digits left alone). */
+static void als_seer_table(const als_list *l, const als_set *a, const uint64_t **of) {
+    size_t nw = (size_t)l->s->g->nw, k = 0;
+    int d0;
+    DM_FOREACH(d0, a->digits) of[d0] = l->seerv + a->off + nw * k++;
 }
 
 /* Append the set of `chosen` cells (found in unit u) unless an earlier unit holds them all. */
@@ -49,42 +75,28 @@ static void als_add(als_list *l, const int *chosen, int k, dmask digits, int u) 
         int v = g->units_of[3 * chosen[0] + j];
         if (v < u && cs_within(&cells, &g->unit_mask[v], nw)) return;
     }
-    int nd = dm_count(digits);
-    size_t need = (size_t)(2 + nd) * (size_t)nw;
-    if (l->nsets == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        als_set *a = realloc(l->sets, sizeof(als_set) * cap);
-        if (!a) { l->failed = 1; return; }
-        l->sets = a;
-        l->cap = cap;
-    }
-    if (l->nwords + need > l->wcap) {
-        size_t cap = l->wcap ? 2 * l->wcap : 4096;
-        while (cap < l->nwords + need) cap *= 2;
-        uint64_t *w = realloc(l->words, sizeof(uint64_t) * cap);
-        if (!w) { l->failed = 1; return; }
-        l->words = w;
-        l->wcap = cap;
-    }
-    als_set *a = l->sets + l->nsets++;
+    size_t need = (size_t)(k + 1) * (size_t)nw;  /* k cells hold k + 1 digits */
+    if (als_grow(l, need)) { l->failed = 1; return; }
+    size_t i = l->nsets++;
+    als_set *a = l->sets + i;
     a->unit = u;
     a->digits = digits;
-    a->off = l->nwords;
-    l->nwords += need;
-    uint64_t *wc = als_cells(l, a), *reach = als_reach(l, a);
-    memcpy(wc, cells.w, sizeof(uint64_t) * (size_t)nw);
+    a->off = l->nseer;
+    l->nseer += need;
+    uint64_t *reach = l->reachv + i * (size_t)nw, *se = l->seerv + a->off;
+    memcpy(l->cellv + i * (size_t)nw, cells.w, sizeof(uint64_t) * (size_t)nw);
     memset(reach, 0, sizeof(uint64_t) * (size_t)nw);
-    int d0, rank = 0;
+    int d0;
     DM_FOREACH(d0, digits) {
         const cset *wd = &s->where[d0 + 1];
-        uint64_t *se = l->words + a->off + (size_t)(2 + rank++) * (size_t)nw;
-        for (int i = 0; i < nw; i++) se[i] = wd->w[i] & ~cells.w[i];
-        for (int i = 0; i < k; i++)
-            if (s->cand[chosen[i]] >> d0 & 1) {
-                const cset *pm = &g->peer_mask[chosen[i]];
+        for (int w = 0; w < nw; w++) se[w] = wd->w[w] & ~cells.w[w];
+        for (int c = 0; c < k; c++)
+            if (s->cand[chosen[c]] >> d0 & 1) {
+                const cset *pm = &g->peer_mask[chosen[c]];
                 for (int w = 0; w < nw; w++) se[w] &= pm->w[w];
             }
-        for (int i = 0; i < nw; i++) reach[i] |= se[i];
+        for (int w = 0; w < nw; w++) reach[w] |= se[w];
+        se += nw;
     }
 }
 
@@ -103,20 +115,20 @@ static void als_subsets(als_list *l, const int *empty, int ne, int start, int *c
     }
 }
 
-static void als_emit_set(lsink *out, const als_list *l, const als_set *a) {
+static void als_emit_set(lsink *out, const als_list *l, size_t i) {
     int nw = l->s->g->nw, d0;
     cset cells;
-    memcpy(cells.w, als_cells(l, a), sizeof(uint64_t) * (size_t)nw);
+    memcpy(cells.w, l->cellv + i * (size_t)nw, sizeof(uint64_t) * (size_t)nw);
     lstep_info(out, cs_count(&cells, nw));
     CS_FOREACH(c, &cells, nw) lstep_info(out, c);
-    lstep_info(out, dm_count(a->digits));
-    DM_FOREACH(d0, a->digits) lstep_info(out, d0 + 1);
+    lstep_info(out, dm_count(l->sets[i].digits));
+    DM_FOREACH(d0, l->sets[i].digits) lstep_info(out, d0 + 1);
 }
 
 static void lf_als_xz(const lstate *s, lsink *out) {
     const lgeo *g = s->g;
     int n = g->n, nw = g->nw;
-    als_list l = {s, NULL, 0, 0, NULL, 0, 0, 0};
+    als_list l = {s, NULL, NULL, NULL, 0, 0, NULL, 0, 0, 0};
     int empty[LG_MAXN], chosen[LG_MAXN];
     for (int u = 0; u < 3 * n && !l.failed; u++) {
         const int *uc = lg_unit(g, u);
@@ -127,24 +139,26 @@ static void lf_als_xz(const lstate *s, lsink *out) {
     }
     if (l.failed) { out->failed = 1; goto done; }
     cset rem[LG_MAXN];
+    const uint64_t *sa_of[LG_MAXN], *sb_of[LG_MAXN];
     for (size_t i = 0; i < l.nsets; i++) {
         const als_set *a = l.sets + i;
-        const uint64_t *ca = als_cells(&l, a), *ra = als_reach(&l, a);
+        const uint64_t *ca = l.cellv + i * (size_t)nw, *ra = l.reachv + i * (size_t)nw;
+        als_seer_table(&l, a, sa_of);
         for (size_t j = i + 1; j < l.nsets; j++) {
-            const als_set *b = l.sets + j;
-            const uint64_t *cb = als_cells(&l, b);
+            const uint64_t *cb = l.cellv + j * (size_t)nw;
             int skip = 0, meet = 0;
             for (int w = 0; w < nw; w++) {
                 if (cb[w] & ca[w]) { skip = 1; break; }
                 if (cb[w] & ra[w]) meet = 1;
             }
             if (skip || !meet) continue;
+            const als_set *b = l.sets + j;
+            als_seer_table(&l, b, sb_of);
             /* restricted commons: every cell of one set's x sees every cell of the other's */
             dmask common = a->digits & b->digits;
             int rcs[2], nrc = 0, d0;
             DM_FOREACH(d0, common) {
-                const uint64_t *wd = s->where[d0 + 1].w;
-                const uint64_t *sa = als_seers(&l, a, d0), *sb = als_seers(&l, b, d0);
+                const uint64_t *wd = s->where[d0 + 1].w, *sa = sa_of[d0], *sb = sb_of[d0];
                 int ok = 1;
                 for (int w = 0; w < nw && ok; w++)
                     if ((cb[w] & wd[w] & ~sa[w]) || (ca[w] & wd[w] & ~sb[w])) ok = 0;
@@ -158,7 +172,7 @@ static void lf_als_xz(const lstate *s, lsink *out) {
             for (int r = 0; r < nrc; r++) {
                 int z0;
                 DM_FOREACH(z0, common & ~((dmask)1 << rcs[r])) {
-                    const uint64_t *sa = als_seers(&l, a, z0), *sb = als_seers(&l, b, z0);
+                    const uint64_t *sa = sa_of[z0], *sb = sb_of[z0];
                     if (!(touched >> z0 & 1)) { cs_clear(&rem[z0], nw); touched |= (dmask)1 << z0; }
                     for (int w = 0; w < nw; w++) rem[z0].w[w] |= sa[w] & sb[w];
                 }
@@ -167,10 +181,10 @@ static void lf_als_xz(const lstate *s, lsink *out) {
                 dmask locked = ((dmask)1 << rcs[0]) | ((dmask)1 << rcs[1]);
                 for (int side = 0; side < 2; side++) {
                     const als_set *one = side ? b : a;
-                    const uint64_t *other = side ? ca : cb;
+                    const uint64_t *other = side ? ca : cb, **so_of = side ? sb_of : sa_of;
                     int z0;
                     DM_FOREACH(z0, one->digits & ~locked) {
-                        const uint64_t *so = als_seers(&l, one, z0);
+                        const uint64_t *so = so_of[z0];
                         if (!(touched >> z0 & 1)) { cs_clear(&rem[z0], nw); touched |= (dmask)1 << z0; }
                         for (int w = 0; w < nw; w++) rem[z0].w[w] |= so[w] & ~other[w];
                     }
@@ -188,12 +202,14 @@ static void lf_als_xz(const lstate *s, lsink *out) {
             lstep_unit(out, b->unit);
             for (int r = 0; r < nrc; r++) lstep_digit(out, rcs[r] + 1);
             lstep_complexity(out, cs_count(&both, nw));
-            als_emit_set(out, &l, a);
-            als_emit_set(out, &l, b);
+            als_emit_set(out, &l, i);
+            als_emit_set(out, &l, j);
             if (lstep_end(out)) goto done;
         }
     }
 done:
     free(l.sets);
-    free(l.words);
+    free(l.cellv);
+    free(l.reachv);
+    free(l.seerv);
 }
