@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokit import MAX_SIDE, Grid, Shape, _chains, _engine, random_grid
+from sudokit import MAX_SIDE, Grid, Shape, _engine, _logic, random_grid
 from sudokit.generator import orbits
 
 #: What may come out. OverflowError (an ArithmeticError) is what argument parsing raises for
@@ -185,21 +185,40 @@ def masks_for(draw: st.DrawFn, shape: tuple[int, int]) -> list[Any]:
     return items
 
 
+#: The chain producers' technique ids in the logic engine, and which are cheap on any grid.
+CHAIN_IDS = {
+    slug: i
+    for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)
+    if "chains" in slug or slug == "nishio"
+}
+CHEAP_CHAINS = [
+    CHAIN_IDS[s]
+    for s in ("forcing-chains", "nishio", "multiple-forcing-chains", "dynamic-forcing-chains")
+]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
-def test_chain_hints(data: st.DataObject) -> None:
+def test_chain_finders(data: st.DataObject) -> None:
+    """The chain engine through the logic engine's entry points: find, next_step, path."""
     shape = data.draw(shapes)
     n = shape[0] * shape[1]
     values = data.draw(cells_for(shape))
     cand = data.draw(masks_for(shape))
-    multiple, dynamic, nishio = (data.draw(st.booleans()) for _ in range(3))
-    # Nested levels on a dense 9x9 state can take long: keep valid deep levels to small grids.
-    level = data.draw(
-        st.one_of(st.integers(0, 5 if n <= 6 else 1), st.sampled_from([-1, 6, 99, -(2**31)]))
+    # Nested levels on a dense 9x9 state can take long: keep them to small grids.
+    ids = list(CHAIN_IDS.values()) if n <= 6 else CHEAP_CHAINS
+    tech = data.draw(
+        st.one_of(st.sampled_from(ids), st.sampled_from([-1, len(_logic.TECHNIQUES), 2**31]))
     )
-    found = call(_chains.hints, *shape, values, cand, multiple, dynamic, nishio, level, False)
-    if found is not None:
-        assert isinstance(found, list)
+    entry = data.draw(st.integers(0, 2))
+    if entry == 0:
+        found = call(_logic.find, tech, *shape, values, cand)
+        if found is not None:
+            assert isinstance(found, list) and len(found) <= 1
+    elif entry == 1:
+        call(_logic.next_step, [tech], -1.0, *shape, values, cand)
+    else:
+        call(_logic.path, [0, 1, tech], -1.0, -1.0, -1.0, *shape, values, cand)
 
 
 def test_overflowing_shapes_are_refused_before_any_arithmetic() -> None:
@@ -215,20 +234,21 @@ def test_overflowing_shapes_are_refused_before_any_arithmetic() -> None:
         with pytest.raises(ValueError, match="invalid shape 65536x65536"):
             f(65536, 65536, *args)
     with pytest.raises(ValueError, match="invalid shape 65536x65536"):
-        _chains.hints(65536, 65536, b"\0" * 81, [0] * 81, False, False, False, 0, False)
+        _logic.find(CHAIN_IDS["nested-forcing-chains-5"], 65536, 65536, b"\0" * 81, [0] * 81)
 
 
 def test_chain_values_and_masks_are_checked() -> None:
     """A value above n used to index past a stack array; a mask bit at or above n crashed."""
     full = [0x1FF] * 81
+    dynamic = CHAIN_IDS["dynamic-forcing-chains"]
     with pytest.raises(ValueError, match="over the largest digit 9"):
-        _chains.hints(3, 3, bytes([10]) + b"\0" * 80, full, True, False, False, 0, False)
+        _logic.find(dynamic, 3, 3, bytes([10]) + b"\0" * 80, full)
     with pytest.raises(ValueError, match="bits at or above 9"):
-        _chains.hints(3, 3, b"\0" * 81, [0x3FF] + full[1:], True, False, False, 0, False)
-    with pytest.raises(ValueError, match="nesting must be"):
-        _chains.hints(3, 3, b"\0" * 81, full, True, True, False, 6, False)
+        _logic.find(dynamic, 3, 3, b"\0" * 81, [0x3FF] + full[1:])
+    with pytest.raises(ValueError, match="unknown technique id"):
+        _logic.find(len(_logic.TECHNIQUES), 3, 3, b"\0" * 81, full)
     with pytest.raises(TypeError, match="mask 0 is not an int"):
-        _chains.hints(3, 3, b"\0" * 81, ["1", *full[1:]], True, False, False, 0, False)  # type: ignore[list-item]
+        _logic.find(dynamic, 3, 3, b"\0" * 81, ["1", *full[1:]])  # type: ignore[list-item]
 
 
 def test_removable_needs_a_solution_that_fits_the_puzzle() -> None:
@@ -244,7 +264,7 @@ def test_one_size_limit_everywhere() -> None:
     """MAX_SIDE has one definition (the C header ``_limits.h``); every extension agrees."""
     import sudokit._shape
 
-    assert sudokit.MAX_SIDE == sudokit._shape.MAX_SIDE == _engine.MAX_SIDE == _chains.MAX_SIDE
+    assert sudokit.MAX_SIDE == sudokit._shape.MAX_SIDE == _engine.MAX_SIDE == _logic.MAX_SIDE
     br = max(b for b in range(2, MAX_SIDE) if MAX_SIDE % b == 0 and MAX_SIDE // b >= 2)
     assert _engine.solve(br, MAX_SIDE // br, b"\0" * MAX_SIDE**2)[1] == 1
     with pytest.raises(ValueError, match=f"at most {MAX_SIDE}"):

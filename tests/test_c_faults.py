@@ -13,54 +13,63 @@ from collections.abc import Callable
 
 import pytest
 
-from sudokit import Grid, Shape, _chains, _engine, random_grid
+from sudokit import Grid, Shape, _engine, _logic, random_grid
 from sudokit.generator import _orbit_ids
 from sudokit.logic import Candidates
 
 pytestmark = pytest.mark.skipif(
-    not hasattr(_chains, "_fail_after") or not hasattr(_engine, "_fail_after"),
+    not hasattr(_logic, "_fail_after") or not hasattr(_engine, "_fail_after"),
     reason="needs the fault-injection build (tools/sanitize.sh)",
 )
 
 #: Rated 9.0 by Sudoku Explainer: its chains need thousands of nodes and closures.
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
-PRODUCERS = [  # (multiple, dynamic, nishio, nesting)
-    (False, False, False, 0),
-    (True, False, False, 0),
-    (True, True, False, 0),
-    (True, True, False, 2),
+#: The chain producers, by their technique ids in the logic engine.
+TECH = {slug: i for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)}
+PRODUCERS = [
+    "forcing-chains",
+    "multiple-forcing-chains",
+    "dynamic-forcing-chains",
+    "nested-forcing-chains-2",
 ]
 
 
-def _call(state: Candidates, spec: tuple[bool, bool, bool, int]) -> object:
-    return _chains.hints(3, 3, bytes(state.values), state.cand, *spec, False)
+def _call(state: Candidates, spec: str) -> object:
+    """The producer through find, and through next_step and path after the singles."""
+    position = (3, 3, bytes(state.values), state.cand)
+    singles = [TECH["full-house"], TECH["hidden-single"], TECH["naked-single"]]
+    return (
+        _logic.find(TECH[spec], *position),
+        _logic.next_step([*singles, TECH[spec]], -1.0, *position),
+        _logic.path([*singles, TECH[spec]], -1.0, 0.0, -1.0, *position),
+    )
 
 
-def _allocations(state: Candidates, spec: tuple[bool, bool, bool, int]) -> tuple[int, object]:
+def _allocations(state: Candidates, spec: str) -> tuple[int, object]:
     """How many allocations one call makes, and its answer (the shape's tables, built once
     and kept, are built before counting)."""
     _call(state, spec)
     big = 10**9
-    _chains._fail_after(big)
+    _logic._fail_after(big)
     answer = _call(state, spec)
-    return big - _chains._fail_after(-1), answer
+    return big - _logic._fail_after(-1), answer
 
 
 @pytest.mark.parametrize("spec", PRODUCERS)
-def test_every_failed_allocation_ends_in_memory_error(spec: tuple[bool, bool, bool, int]) -> None:
+def test_every_failed_allocation_ends_in_memory_error(spec: str) -> None:
     state = Candidates.from_grid(Grid(HARD))
     total, answer = _allocations(state, spec)
     assert total > 10
     # The first allocations, then a spread through the rest, and the last one.
     points = sorted({*range(min(total, 8)), *range(8, total, max(1, total // 12)), total - 1})
     for k in points:
-        _chains._fail_after(k)
+        _logic._fail_after(k)
         try:
             with pytest.raises(MemoryError):
                 _call(state, spec)
         finally:
-            _chains._fail_after(-1)
+            _logic._fail_after(-1)
     assert _call(state, spec) == answer  # and the engine is whole afterwards
 
 

@@ -22,7 +22,6 @@ LAYERS: list[set[str]] = [
         "_version",
         "_shape",
         "_engine",
-        "_chains",
         "_logic",
         "_canon",
         "_text",

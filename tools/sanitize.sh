@@ -24,7 +24,7 @@ suffix=$(python -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX
 flags=(-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -fno-sanitize-recover=undefined -shared -fPIC -I"$include")
 # With fault injection too (_faults.h): tests/test_c_faults.py fails each allocation in turn.
-for module in _engine _chains _canon _logic; do
+for module in _engine _canon _logic; do
     gcc "${flags[@]}" -DSUDOKIT_FAULT_INJECTION -o "$work/sudokit/$module$suffix" "src/sudokit/$module.c"
 done
 
@@ -33,11 +33,11 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export PYTHONPATH="$work"
 python - <<'PY'
-import sudokit, sudokit._engine, sudokit._chains, sudokit._canon, sudokit._logic
-for m in (sudokit._engine, sudokit._chains, sudokit._canon, sudokit._logic):
+import sudokit, sudokit._engine, sudokit._canon, sudokit._logic
+for m in (sudokit._engine, sudokit._canon, sudokit._logic):
     assert m.__file__.startswith(sudokit.__path__[0]), m.__file__
     assert hasattr(m, "_fail_after"), m.__file__
-print("sanitized build:", sudokit._engine.__file__, sudokit._chains.__file__, sudokit._canon.__file__)
+print("sanitized build:", sudokit._engine.__file__, sudokit._canon.__file__, sudokit._logic.__file__)
 PY
 python -m pytest -q -p no:cacheprovider --capture=sys -o addopts="--strict-markers" -m "not slow" \
     tests/test_c_boundary.py tests/test_c_faults.py tests/test_engine.py tests/logic/test_chains.py \

@@ -174,6 +174,7 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 #include "_clogic/wings.c"
 #include "_clogic/exclusion.c"
 #include "_clogic/als.c"
+#include "_clogic/chains.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -209,16 +210,16 @@ static const ltech TECHS[] = {
     {"hidden-quad", 5.4, 0, lf_hidden_quads},
     {"bug", 5.6, 0, lf_bug},
     {"aligned-pair-exclusion", 6.2, 0, lf_aligned_pair_exclusions},
-    {"forcing-chains", 6.5, 1, NULL},
+    {"forcing-chains", 6.5, 1, lf_forcing_chains},
     {"aligned-triple-exclusion", 7.5, 0, lf_aligned_triple_exclusions},
-    {"nishio", 7.5, 1, NULL},
-    {"multiple-forcing-chains", 8.0, 1, NULL},
-    {"dynamic-forcing-chains", 8.5, 1, NULL},
-    {"dynamic-forcing-chains-plus", 9.0, 1, NULL},
-    {"nested-forcing-chains-2", 9.5, 1, NULL},
-    {"nested-forcing-chains-3", 10.0, 1, NULL},
-    {"nested-forcing-chains-4", 10.5, 1, NULL},
-    {"nested-forcing-chains-5", 11.0, 1, NULL},
+    {"nishio", 7.5, 1, lf_nishio},
+    {"multiple-forcing-chains", 8.0, 1, lf_multiple_forcing_chains},
+    {"dynamic-forcing-chains", 8.5, 1, lf_dynamic_forcing_chains},
+    {"dynamic-forcing-chains-plus", 9.0, 1, lf_dynamic_forcing_chains_plus},
+    {"nested-forcing-chains-2", 9.5, 1, lf_nested_forcing_chains_2},
+    {"nested-forcing-chains-3", 10.0, 1, lf_nested_forcing_chains_3},
+    {"nested-forcing-chains-4", 10.5, 1, lf_nested_forcing_chains_4},
+    {"nested-forcing-chains-5", 11.0, 1, lf_nested_forcing_chains_5},
     /* not in Sudoku Explainer */
     {"locked-subsets", 3.0, 0, lf_locked_subsets},
     {"finned-x-wing", 3.4, 0, lf_finned_x_wings},

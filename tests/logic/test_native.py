@@ -17,11 +17,24 @@ import pytest
 
 import sudokit
 from sudokit import Grid, Shape, random_grid
-from sudokit.logic import Candidates, Step, solve_steps
+from sudokit.logic import SE_ORDER, Candidates, Step, solve_steps
 from sudokit.logic._native import IN_C, finder
 
 from oracle import data_lines
-from pyref import als, bug, coloring, exclusion, fish, intersections, patterns, singles, subsets, uniqueness, wings
+from pyref import (
+    als,
+    bug,
+    chains,
+    coloring,
+    exclusion,
+    fish,
+    intersections,
+    patterns,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 
 Finder = Callable[[Candidates], Iterable[Step]]
 
@@ -67,7 +80,16 @@ REFERENCE: dict[str, Finder] = {
     "aligned-pair-exclusion": exclusion.find_aligned_pair_exclusions,
     "aligned-triple-exclusion": exclusion.find_aligned_triple_exclusions,
     "als-xz": als.find_als_xz,
+    "forcing-chains": chains.find_forcing_chains,
+    "nishio": chains.find_nishio,
+    "multiple-forcing-chains": chains.find_multiple_forcing_chains,
+    "dynamic-forcing-chains": chains.find_dynamic_forcing_chains,
+    "dynamic-forcing-chains-plus": chains.find_dynamic_plus,
+    **{f"nested-forcing-chains-{level}": chains.find_nested(level) for level in (2, 3, 4, 5)},
 }
+#: The chain producers (``best``: each yields its one cheapest step); their reference is slow,
+#: so they are compared on positions of their own (test_chain_steps_*), not on the corpus.
+CHAINS = frozenset(slug for slug in REFERENCE if "chains" in slug or slug == "nishio")
 
 
 #: Techniques with long step lists (ALS-XZ: hundreds a position, every ALS pair with a removal)
@@ -124,7 +146,7 @@ def compare(state: Candidates, slug: str) -> None:
     assert c_steps == py_steps, f"{slug} differs on {state.to_grid().to_line()} {state.cand}"
 
 
-PORTED = sorted(set(REFERENCE) & IN_C)
+PORTED = sorted((set(REFERENCE) - CHAINS) & IN_C)
 
 
 def test_every_technique_in_c_has_a_reference() -> None:
@@ -323,3 +345,95 @@ def test_same_steps_on_36x36(slug: str) -> None:
         state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
         for keep in (0.05, 0.3):
             compare(thinned(state, rng, solution, keep), slug)
+
+
+# ---------------------------------------------------------------------- chains
+
+
+def _dev_rows(min_er: float) -> list[str]:
+    rows = [line.split(",") for line in data_lines("se_rated_dev.csv")[1:]]
+    return [row[0] for row in rows if float(row[1]) >= min_er]
+
+
+@cache
+def chain_positions() -> list[Candidates]:
+    """Positions where the chain producers have work: on the SE paths of puzzles rated 6.5 and
+    up (se_rated_dev.csv, hardest_1106.csv), the state before each step rated 6.5 or more,
+    and a thinned copy of some."""
+    rng = random.Random(12)
+    hardest = [line.split(",")[0] for line in data_lines("hardest_1106.csv")[1:]]
+    puzzles = _dev_rows(6.5)[::8][:24] + hardest[:: len(hardest) // 4][:4]
+    # the path up to dynamic forcing chains (+): the nested levels are slow to reach
+    order = [t for t in SE_ORDER if t.rating <= 9.0]
+    out: list[Candidates] = []
+    for text in puzzles:
+        grid = Grid(text)
+        solution = sudokit.solve(grid)
+        assert solution is not None
+        state = Candidates.from_grid(grid)
+        before = state.copy()
+        for step in solve_steps(state, techniques=order, in_place=True):
+            if step.rating >= 6.5:
+                out.append(before)
+                if rng.random() < 0.3:
+                    out.append(thinned(before, rng, solution, 0.9))
+            before = state.copy()
+    return out
+
+
+def _small_shape_positions(shapes: Iterable[Shape], per_shape: int) -> Iterator[Candidates]:
+    rng = random.Random(7)
+    for shape in shapes:
+        for _ in range(per_shape):
+            solution = random_grid(shape, seed=rng.randrange(1 << 30))
+            cells = list(solution.cells)
+            for c in rng.sample(range(shape.size), int(shape.size * rng.choice((0.5, 0.65)))):
+                cells[c] = 0
+            state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
+            yield state
+            yield thinned(state, rng, solution, 0.7)
+
+
+#: How many chain positions each producer is compared on (the reference's cost decides).
+CHAIN_BUDGET = {
+    "forcing-chains": 60,
+    "nishio": 120,
+    "multiple-forcing-chains": 60,
+    "dynamic-forcing-chains": 12,
+    "dynamic-forcing-chains-plus": 3,
+}
+
+
+def _compared(slug: str, states: Iterable[Candidates]) -> int:
+    found = 0
+    for state in states:
+        c_steps = [fields(s) for s in finder(slug)(state)]
+        py_steps = [fields(s) for s in REFERENCE[slug](state)]
+        assert c_steps == py_steps, f"{slug} differs on {state.to_grid().to_line()} {state.cand}"
+        found += len(c_steps)
+    return found
+
+
+@pytest.mark.parametrize("slug", sorted(CHAIN_BUDGET))
+def test_chain_steps_on_hard_positions(slug: str) -> None:
+    states = chain_positions()
+    step = max(1, len(states) // CHAIN_BUDGET[slug])
+    assert _compared(slug, states[::step][: CHAIN_BUDGET[slug]]) >= CHAIN_BUDGET[slug] // 3
+
+
+@pytest.mark.parametrize("slug", sorted(CHAINS))
+def test_chain_steps_on_other_shapes(slug: str) -> None:
+    heavy = "nested" in slug or slug.endswith("plus")
+    shapes = (
+        [Shape(2, 2), Shape(2, 3), Shape(3, 2)]
+        if heavy
+        else [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(2, 4)]
+    )
+    assert _compared(slug, _small_shape_positions(shapes, 2 if heavy else 4)) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", sorted(CHAINS))
+def test_chain_steps_sweep(slug: str) -> None:
+    """Every chain producer on every chain position (hours for the nested levels)."""
+    _compared(slug, chain_positions())

@@ -1,6 +1,8 @@
-"""Sudoku Explainer's chaining engine, in pure Python (the reference for the C engine).
+"""Sudoku Explainer's chaining engine, in pure Python: the reference for the C engine's chains
+(src/sudokit/_clogic/chains.c).
 
-Terms (Sudoku Explainer's, see ``chains.py`` for the techniques built on them):
+Terms (Sudoku Explainer's; see ``pyref/chains.py`` and ``sudokit/logic/chains.py`` for the
+techniques built on them):
 
 - A **candidate** is ``cand = cell * n + digit - 1``. A **potential** is a candidate with a
   truth value: "on" (the digit is in the cell) or "off" (it is not); ``key = cand * 2 + on``.
@@ -32,7 +34,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from .._shape import Shape
+from sudokit._shape import Shape
 
 __all__ = [
     "ADVANCED",

@@ -1,11 +1,14 @@
 /*
- * sudokit._chains: Sudoku Explainer's chaining engine in C.
+ * Chains: Sudoku Explainer's chaining engine (forcing chains and cycles, Nishio, multiple,
+ * dynamic, dynamic (+) and nested forcing chains), part of sudokit._logic.
  *
- * The same contract as the pure-Python reference, src/sudokit/logic/_chain_engine.py (read
- * its docstring for the terms): one "producer" (multiple, dynamic, nishio, nesting) run on a
- * candidate grid returns its hints, sorted as Sudoku Explainer sorts them. Every search order,
- * tie-break and node count follows the reference line by line, because the hint chosen and its
- * rating depend on them.
+ * The same contract as the pure-Python reference, tests/logic/pyref/chain_engine.py (read its
+ * docstring for the terms): one "producer" (multiple, dynamic, nishio, nesting) run on a
+ * candidate grid finds its hints, and the finder emits the one Sudoku Explainer takes (the
+ * cheapest by unrounded difficulty, then complexity, sort key and discovery order) as a step
+ * with the fields tests/logic/pyref/chains.py builds. Every search order, tie-break and node
+ * count follows the reference line by line, because the hint chosen and its rating depend on
+ * them. Everything here is prefixed ch_ (the engine keeps its own types and tables).
  *
  * Terms used below:
  *   cand  = cell * n + digit index (0-based)
@@ -18,28 +21,21 @@
  * chaining hint produced records that hint's complexity and a signature of its chains, which
  * is all the outer hint needs (its node count and FullChain de-duplication).
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include <math.h>
+#include <stdatomic.h>
 
-#include "_limits.h"
+typedef uint64_t ch_mask_t;
 
-#include "_faults.h"
+#define CH_CAUSE_NONE (-1)
+#define CH_CAUSE_CELL (-2)
+#define CH_CAUSE_ADV (-3)
 
-typedef uint64_t mask_t;
+enum { CH_K_CYCLE = 0, CH_K_FORCING, CH_K_BINARY, CH_K_CELL, CH_K_REGION };
 
-#define CAUSE_NONE (-1)
-#define CAUSE_CELL (-2)
-#define CAUSE_ADV (-3)
-
-enum { K_CYCLE = 0, K_FORCING, K_BINARY, K_CELL, K_REGION };
-
-static int popcount(mask_t m) { return __builtin_popcountll(m); }
-/* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
-static int two_bits(mask_t m) { mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
-static int lowbit(mask_t m) { return __builtin_ctzll(m); }
+static int ch_popcount(ch_mask_t m) { return __builtin_popcountll(m); }
+/* Exactly two bits set (cheaper than a ch_popcount on CPUs without the instruction). */
+static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
+static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
 /* ------------------------------------------------------------------ geometry */
 
@@ -54,19 +50,19 @@ typedef struct {
     int *locking;     /* nlock * 2: crossing (unit1, unit2) in SE's order */
     int npairs;
     int *pairs;       /* npairs * 2: (i, j), i < j, in SE's Permutations order */
-} Geo;
+} ch_Geo;
 
-static void geo_free(Geo *g) {
+static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
     free(g->locking); free(g->pairs);
 }
 
-static int cell_in_unit(const Geo *g, int u, int c) {
+static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
     const int *su = g->se_units + 3 * c;
     return su[0] == u || su[1] == u || su[2] == u;
 }
 
-static int geo_init(Geo *g, int br, int bc) {
+static int ch_geo_init(ch_Geo *g, int br, int bc) {
     int n = br * bc;
     memset(g, 0, sizeof *g);
     g->br = br; g->bc = bc; g->n = n; g->ncell = n * n; g->ncand = n * n * n; g->nunit = 3 * n;
@@ -107,11 +103,11 @@ static int geo_init(Geo *g, int br, int bc) {
         }
         for (int i = 0; i < n; i++) {
             int q = g->unit_cells[r * n + i];
-            if (!cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = r; }
+            if (!ch_cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = r; }
         }
         for (int i = 0; i < n; i++) {
             int q = g->unit_cells[col * n + i];
-            if (!cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = col; }
+            if (!ch_cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = col; }
         }
     }
     int k = 0;
@@ -125,7 +121,7 @@ static int geo_init(Geo *g, int br, int bc) {
             for (int bb = 0; bb < n; bb++) {
                 int u1 = kinds[t][0] * n + a, u2 = kinds[t][1] * n + bb, cross = 0;
                 for (int i = 0; i < n && !cross; i++)
-                    if (cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) cross = 1;
+                    if (ch_cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) cross = 1;
                 if (cross) { g->locking[2 * k] = u1; g->locking[2 * k + 1] = u2; k++; }
             }
     g->nlock = k;
@@ -134,38 +130,38 @@ static int geo_init(Geo *g, int br, int bc) {
 
 /* ------------------------------------------------------------------ growable int arrays */
 
-typedef struct { int *a; int len, cap; } IVec;
+typedef struct { int *a; int len, cap; } ch_IVec;
 
 /* Set when an allocation failed during this thread's current call into the engine: the search
  * then runs out harmlessly (nothing is written past what was allocated, and every count is
  * read back from what was really stored) and py_hints raises MemoryError instead of answering. */
-static _Thread_local int out_of_memory;
+static _Thread_local int ch_out_of_memory;
 
-/* Make room for `extra` more ints.  Return 0, or -1 (and flag out_of_memory) when memory ran
+/* Make room for `extra` more ints.  Return 0, or -1 (and flag ch_out_of_memory) when memory ran
  * out; the vector is then unchanged. */
-static int iv_reserve(IVec *v, int extra) {
+static int ch_iv_reserve(ch_IVec *v, int extra) {
     if (v->len + extra <= v->cap) return 0;
     int cap = v->cap ? v->cap : 256;
     while (cap < v->len + extra) {
-        if (cap > INT32_MAX / 2) { out_of_memory = 1; return -1; }
+        if (cap > INT32_MAX / 2) { ch_out_of_memory = 1; return -1; }
         cap *= 2;
     }
     int *a = realloc(v->a, sizeof(int) * (size_t)cap);
-    if (!a) { out_of_memory = 1; return -1; }
+    if (!a) { ch_out_of_memory = 1; return -1; }
     v->a = a; v->cap = cap;
     return 0;
 }
 
-/* Append x.  Return 0, or -1 (vector unchanged, out_of_memory set). */
-static int iv_push(IVec *v, int x) {
-    if (iv_reserve(v, 1)) return -1;
+/* Append x.  Return 0, or -1 (vector unchanged, ch_out_of_memory set). */
+static int ch_iv_push(ch_IVec *v, int x) {
+    if (ch_iv_reserve(v, 1)) return -1;
     v->a[v->len++] = x;
     return 0;
 }
 
-/* Append the pair (x, y), both or neither.  Return 0, or -1 as iv_push. */
-static int iv_push2(IVec *v, int x, int y) {
-    if (iv_reserve(v, 2)) return -1;
+/* Append the pair (x, y), both or neither.  Return 0, or -1 as ch_iv_push. */
+static int ch_iv_push2(ch_IVec *v, int x, int y) {
+    if (ch_iv_reserve(v, 2)) return -1;
     v->a[v->len++] = x;
     v->a[v->len++] = y;
     return 0;
@@ -177,7 +173,7 @@ typedef struct {
     int key, cause, pstart, np;
     int nested_cx;          /* complexity of the nested hint that produced it, or -1 */
     uint64_t nested_sig;    /* FullChain identity of that hint */
-} Node;
+} ch_Node;
 
 /* ------------------------------------------------------------------ hints */
 
@@ -188,57 +184,57 @@ typedef struct {
     int tstart, ntarg;      /* target nodes in the engine's target pool */
     int result_key;         /* the concluded potential, or -1 */
     int source, region, value, x, y, absurd;
-} Hint;
+} ch_Hint;
 
 /* ------------------------------------------------------------------ stored closures */
 
 typedef struct {
     int on_start, on_len, off_start, off_len;  /* (cand, node) pairs in the closure pool */
     int absurd_on, absurd_off;                 /* node ids, -1 if none */
-} Closure;
+} ch_Closure;
 
-typedef struct Engine Engine;
+typedef struct ch_Engine ch_Engine;
 
-struct Engine {
-    const Geo *g;
+struct ch_Engine {
+    const ch_Geo *g;
     int multiple, dynamic, nishio, nesting;
     /* the grid (scratch while chaining) */
     const uint8_t *values;
-    mask_t *cand;
+    ch_mask_t *cand;
     int *cnt;               /* nunit * n: places of digit d in unit u */
     /* node pool */
-    Node *nodes; int nnodes, capnodes;
-    IVec par;
+    ch_Node *nodes; int nnodes, capnodes;
+    ch_IVec par;
     /* sets */
     int *on_map, *off_map;  /* cand -> node or -1 */
-    IVec on_ord, off_ord;   /* insertion order (cands) */
+    ch_IVec on_ord, off_ord;   /* insertion order (cands) */
     /* hints */
-    Hint *hints; int nhints, caphints;
-    IVec rem, targ;
+    ch_Hint *hints; int nhints, caphints;
+    ch_IVec rem, targ;
     /* closures */
-    Closure *clos; int nclos, capclos;
-    Closure sink;           /* closure id -1: where a closure goes when storing one failed */
-    IVec cpool;             /* (cand, node) pairs */
+    ch_Closure *clos; int nclos, capclos;
+    ch_Closure sink;           /* closure id -1: where a closure goes when storing one failed */
+    ch_IVec cpool;             /* (cand, node) pairs */
     int *cache;             /* cand -> closure id or -1 */
     /* scratch */
     int *stamp; int gen;    /* size 2 * ncand */
     int *scratch;           /* size ncand */
     int *lookup;            /* size ncand: cand -> node, valid where scratch holds the gen */
-    IVec bfs_a, bfs_b;
+    ch_IVec bfs_a, bfs_b;
     /* inner engines for nested chains */
-    Engine *inner[2]; int ninner;
+    ch_Engine *inner[2]; int ninner;
     int failed;
 };
 
 /* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
  * (a "sink", overwritten each time; the next node made takes that slot), so callers always get
  * a well-formed node and the engine runs out with e->failed set.  Closures have a sink of their
- * own (id -1, see clos_at); hints are simply not made.  engine_new allocates every pool, so
+ * own (id -1, see ch_clos_at); hints are simply not made.  ch_engine_new allocates every pool, so
  * none is ever NULL.  tests/test_c_faults.py fails each allocation in turn under ASan. */
-static int node_new(Engine *e, int key, int cause) {
-    Node *nd;
+static int ch_node_new(ch_Engine *e, int key, int cause) {
+    ch_Node *nd;
     if (e->nnodes == e->capnodes) {
-        Node *a = e->capnodes < INT32_MAX / 4 ? realloc(e->nodes, sizeof(Node) * ((size_t)e->capnodes * 2 + 1)) : NULL;
+        ch_Node *a = e->capnodes < INT32_MAX / 4 ? realloc(e->nodes, sizeof(ch_Node) * ((size_t)e->capnodes * 2 + 1)) : NULL;
         if (!a) {
             e->failed = 1;
             nd = e->nodes + e->capnodes;
@@ -255,13 +251,13 @@ static int node_new(Engine *e, int key, int cause) {
 }
 
 /* Add a parent to the node created last. */
-static void node_parent(Engine *e, int node, int parent) {
-    if (iv_push(&e->par, parent)) e->failed = 1;
+static void ch_node_parent(ch_Engine *e, int node, int parent) {
+    if (ch_iv_push(&e->par, parent)) e->failed = 1;
     else e->nodes[node].np++;
 }
 
-static int first_parent(const Engine *e, int node) {
-    const Node *nd = e->nodes + node;
+static int ch_first_parent(const ch_Engine *e, int node) {
+    const ch_Node *nd = e->nodes + node;
     return nd->np ? e->par.a[nd->pstart] : -1;
 }
 
@@ -269,25 +265,25 @@ static int first_parent(const Engine *e, int node) {
 
 /* A deduced potential before it becomes a node: most deductions are dropped at once (already
  * known), so nodes are made only for those that are kept. */
-typedef struct { int key, cause; } Proto;
+typedef struct { int key, cause; } ch_Proto;
 
-#define MAX_PROTO 256
-/* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
-_Static_assert(4 * SUDOKIT_MAX_SIDE <= MAX_PROTO, "MAX_PROTO too small for SUDOKIT_MAX_SIDE");
+#define CH_MAX_PROTO 256
+/* ch_on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
+_Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for SUDOKIT_MAX_SIDE");
 
 /* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" node p, in its order
  * (other digits of the cell, then the digit's other places in box, row, column). */
-static int on_to_off(const Engine *e, int p, int y_links, Proto *out) {
-    const Geo *g = e->g;
+static int ch_on_to_off(const ch_Engine *e, int p, int y_links, ch_Proto *out) {
+    const ch_Geo *g = e->g;
     int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
     if (y_links) {
-        mask_t m = e->cand[c] & ~((mask_t)1 << d);
+        ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
         while (m) {
-            int v = lowbit(m); m &= m - 1;
-            out[k].key = (c * n + v) * 2; out[k++].cause = CAUSE_CELL;
+            int v = ch_lowbit(m); m &= m - 1;
+            out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
         }
     }
-    mask_t bit = (mask_t)1 << d;
+    ch_mask_t bit = (ch_mask_t)1 << d;
     const int *pp = g->peers + c * g->npeer, *pu = g->peer_unit + c * g->npeer;
     for (int i = 0; i < g->npeer; i++)
         if (e->cand[pp[i]] & bit) { out[k].key = (pp[i] * n + d) * 2; out[k++].cause = pu[i]; }
@@ -297,19 +293,19 @@ static int on_to_off(const Engine *e, int p, int y_links, Proto *out) {
 /* Sudoku Explainer's getOffToOn: the "on" potentials deduced from "off" node p (the cell's
  * other candidate when two are left, then the digit's other place in box, row, column when two
  * are left; a potential given by two units is listed once). */
-static int off_to_on(const Engine *e, int p, int y_links, int x_links, Proto *out) {
-    const Geo *g = e->g;
+static int ch_off_to_on(const ch_Engine *e, int p, int y_links, int x_links, ch_Proto *out) {
+    const ch_Geo *g = e->g;
     int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
     if (y_links) {
-        mask_t m = e->cand[c];
-        if (two_bits(m)) {
-            int first = lowbit(m), other = first;
-            if (first == d) other = lowbit(m & (m - 1));
-            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CAUSE_CELL;
+        ch_mask_t m = e->cand[c];
+        if (ch_two_bits(m)) {
+            int first = ch_lowbit(m), other = first;
+            if (first == d) other = ch_lowbit(m & (m - 1));
+            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CH_CAUSE_CELL;
         }
     }
     if (x_links) {
-        mask_t bit = (mask_t)1 << d;
+        ch_mask_t bit = (ch_mask_t)1 << d;
         int k0 = k;
         for (int t = 0; t < 3; t++) {
             int u = g->se_units[3 * c + t];
@@ -334,43 +330,43 @@ static int off_to_on(const Engine *e, int p, int y_links, int x_links, Proto *ou
  * chaining started), an "on" also gets its hidden parents: the removed candidates of its cell
  * (cell rule) or of its digit in its unit (unit rule), whose nodes ``off_map`` holds. Must be
  * called before p's own candidate is removed from the grid. */
-static int make_node(Engine *e, int p, Proto pr, const mask_t *src) {
-    int q = node_new(e, pr.key, pr.cause);
-    node_parent(e, q, p);
+static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) {
+    int q = ch_node_new(e, pr.key, pr.cause);
+    ch_node_parent(e, q, p);
     if (src && (pr.key & 1)) {
-        const Geo *g = e->g;
+        const ch_Geo *g = e->g;
         int n = g->n, cand = pr.key >> 1, c = cand / n, d = cand % n;
-        if (pr.cause == CAUSE_CELL) {
-            mask_t gone = src[c] & ~e->cand[c];
+        if (pr.cause == CH_CAUSE_CELL) {
+            ch_mask_t gone = src[c] & ~e->cand[c];
             while (gone) {
-                int v = lowbit(gone); gone &= gone - 1;
-                node_parent(e, q, e->off_map[c * n + v]);
+                int v = ch_lowbit(gone); gone &= gone - 1;
+                ch_node_parent(e, q, e->off_map[c * n + v]);
             }
         } else {
-            mask_t bit = (mask_t)1 << d;
+            ch_mask_t bit = (ch_mask_t)1 << d;
             const int *uc = g->unit_cells + pr.cause * n;
             for (int i = 0; i < n; i++) {
                 int r = uc[i];
-                if ((src[r] & bit) && !(e->cand[r] & bit)) node_parent(e, q, e->off_map[r * n + d]);
+                if ((src[r] & bit) && !(e->cand[r] & bit)) ch_node_parent(e, q, e->off_map[r * n + d]);
             }
         }
     }
     return q;
 }
 
-static int is_parent_key(const Engine *e, int child, int key) {
+static int ch_is_parent_key(const ch_Engine *e, int child, int key) {
     int p = child;
     for (;;) {
-        p = first_parent(e, p);
+        p = ch_first_parent(e, p);
         if (p < 0) return 0;
         if (e->nodes[p].key == key) return 1;
     }
 }
 
-static void remove_cand(Engine *e, int cand) {
-    const Geo *g = e->g;
+static void ch_remove_cand(ch_Engine *e, int cand) {
+    const ch_Geo *g = e->g;
     int n = g->n, c = cand / n, d = cand % n;
-    mask_t bit = (mask_t)1 << d;
+    ch_mask_t bit = (ch_mask_t)1 << d;
     if (!(e->cand[c] & bit)) return;
     e->cand[c] &= ~bit;
     const int *su = g->se_units + 3 * c;
@@ -379,16 +375,16 @@ static void remove_cand(Engine *e, int cand) {
 
 /* ------------------------------------------------------------------ sets */
 
-static void set_clear(Engine *e) {
+static void ch_set_clear(ch_Engine *e) {
     for (int i = 0; i < e->on_ord.len; i++) e->on_map[e->on_ord.a[i]] = -1;
     for (int i = 0; i < e->off_ord.len; i++) e->off_map[e->off_ord.a[i]] = -1;
     e->on_ord.len = e->off_ord.len = 0;
 }
 
-static void set_add(Engine *e, int on, int node) {
+static void ch_set_add(ch_Engine *e, int on, int node) {
     int cand = e->nodes[node].key >> 1;
     int *map = on ? e->on_map : e->off_map;
-    if (map[cand] < 0 && iv_push(on ? &e->on_ord : &e->off_ord, cand)) {
+    if (map[cand] < 0 && ch_iv_push(on ? &e->on_ord : &e->off_ord, cand)) {
         e->failed = 1;  /* not recorded in the order, so not in the map either */
         return;
     }
@@ -397,7 +393,7 @@ static void set_add(Engine *e, int on, int node) {
 
 /* ------------------------------------------------------------------ hints */
 
-static double length_bonus(int complexity) {
+static double ch_length_bonus(int complexity) {
     double added = 0.0;
     int ceil = 4, length = complexity - 2, odd = 0;
     while (length > ceil) {
@@ -408,7 +404,7 @@ static double length_bonus(int complexity) {
     return added;
 }
 
-static double rule_difficulty(const Engine *e) {
+static double ch_rule_difficulty(const ch_Engine *e) {
     if (e->nesting >= 2) return 9.5 + 0.5 * (e->nesting - 2);
     if (e->nesting > 0) return 8.5 + 0.5 * e->nesting;
     if (e->nishio) return 7.5;
@@ -416,13 +412,13 @@ static double rule_difficulty(const Engine *e) {
     return 8.0;
 }
 
-static Hint *hint_new(Engine *e, int kind, double base, int sort_key) {
+static ch_Hint *ch_hint_new(ch_Engine *e, int kind, double base, int sort_key) {
     if (e->nhints == e->caphints) {
-        Hint *a = e->caphints < INT32_MAX / 4 ? realloc(e->hints, sizeof(Hint) * ((size_t)e->caphints * 2 + 1)) : NULL;
+        ch_Hint *a = e->caphints < INT32_MAX / 4 ? realloc(e->hints, sizeof(ch_Hint) * ((size_t)e->caphints * 2 + 1)) : NULL;
         if (!a) { e->failed = 1; return NULL; }
         e->hints = a; e->caphints *= 2;
     }
-    Hint *h = e->hints + e->nhints;
+    ch_Hint *h = e->hints + e->nhints;
     memset(h, 0, sizeof *h);
     h->kind = kind; h->base = base; h->sort_key = sort_key; h->index = e->nhints;
     h->rstart = e->rem.len; h->tstart = e->targ.len; h->result_key = -1;
@@ -432,21 +428,21 @@ static Hint *hint_new(Engine *e, int kind, double base, int sort_key) {
     return h;
 }
 
-static void hint_drop(Engine *e, Hint *h) {
+static void ch_hint_drop(ch_Engine *e, ch_Hint *h) {
     e->rem.len = h->rstart; e->targ.len = h->tstart;
 }
 
 /* Keep the hint made last; after a failed allocation nothing more is kept (its counts may be
  * short of what the search found, and the whole answer is dropped anyway). */
-static void hint_commit(Engine *e) { if (!e->failed && !out_of_memory) e->nhints++; }
+static void ch_hint_commit(ch_Engine *e) { if (!e->failed && !ch_out_of_memory) e->nhints++; }
 
 /* Removable of a target potential: "on" keeps only its digit, "off" removes it. */
-static int add_removable(Engine *e, Hint *h, int cand, int keep) {
+static int ch_add_removable(ch_Engine *e, ch_Hint *h, int cand, int keep) {
     int n = e->g->n, c = cand / n, d = cand % n;
     if (keep) {
-        mask_t m = e->cand[c] & ~((mask_t)1 << d);
-        while (m) { int v = lowbit(m); m &= m - 1; if (!iv_push(&e->rem, c * n + v)) h->nrem++; }
-    } else if (!iv_push(&e->rem, cand)) {
+        ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
+        while (m) { int v = ch_lowbit(m); m &= m - 1; if (!ch_iv_push(&e->rem, c * n + v)) h->nrem++; }
+    } else if (!ch_iv_push(&e->rem, cand)) {
         h->nrem++;
     }
     return h->nrem;
@@ -454,62 +450,62 @@ static int add_removable(Engine *e, Hint *h, int cand, int keep) {
 
 /* Count distinct keys reachable from ``node`` breadth-first (getAncestorCount); with ``list``
  * set, also record the visiting order (getChain). Uses stamp generations. */
-static int ancestors(Engine *e, int node, IVec *list) {
+static int ch_ancestors(ch_Engine *e, int node, ch_IVec *list) {
     int gen = ++e->gen;
-    IVec *todo = &e->bfs_a, *next = &e->bfs_b;
-    todo->len = 0; iv_push(todo, node);
+    ch_IVec *todo = &e->bfs_a, *next = &e->bfs_b;
+    todo->len = 0; ch_iv_push(todo, node);
     int count = 0;
     if (list) list->len = 0;
     while (todo->len) {
         next->len = 0;
         for (int i = 0; i < todo->len; i++) {
             int p = todo->a[i];
-            const Node *nd = e->nodes + p;
+            const ch_Node *nd = e->nodes + p;
             if (e->stamp[nd->key] == gen) continue;
             e->stamp[nd->key] = gen;
             count++;
-            if (list) iv_push(list, p);
-            for (int k = 0; k < nd->np; k++) iv_push(next, e->par.a[nd->pstart + k]);
+            if (list) ch_iv_push(list, p);
+            for (int k = 0; k < nd->np; k++) ch_iv_push(next, e->par.a[nd->pstart + k]);
         }
-        IVec *t = todo; todo = next; next = t;
+        ch_IVec *t = todo; todo = next; next = t;
     }
     return count;
 }
 
-static uint64_t mix(uint64_t h, uint64_t x) {
+static uint64_t ch_mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
 }
 
 /* FullChain identity of a hint: its targets and the keys of their chains, hashed. */
-static uint64_t hint_signature(Engine *e, const Hint *h) {
+static uint64_t ch_hint_signature(ch_Engine *e, const ch_Hint *h) {
     uint64_t sig = 1469598103934665603ULL;
-    IVec list = {0};
+    ch_IVec list = {0};
     for (int t = 0; t < h->ntarg; t++) {
         int target = e->targ.a[h->tstart + t];
-        sig = mix(sig, (uint64_t)e->nodes[target].key + 7);
-        ancestors(e, target, &list);
-        for (int i = 0; i < list.len; i++) sig = mix(sig, (uint64_t)e->nodes[list.a[i]].key);
-        sig = mix(sig, 0xabcdefULL);
+        sig = ch_mix(sig, (uint64_t)e->nodes[target].key + 7);
+        ch_ancestors(e, target, &list);
+        for (int i = 0; i < list.len; i++) sig = ch_mix(sig, (uint64_t)e->nodes[list.a[i]].key);
+        sig = ch_mix(sig, 0xabcdefULL);
     }
     free(list.a);
     return sig;
 }
 
-static void hint_complexity(Engine *e, Hint *h) {
+static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
     int flat = 0;
-    if (h->kind == K_CYCLE) flat = ancestors(e, e->targ.a[h->tstart], NULL);
+    if (h->kind == CH_K_CYCLE) flat = ch_ancestors(e, e->targ.a[h->tstart], NULL);
     else
-        for (int t = 0; t < h->ntarg; t++) flat += ancestors(e, e->targ.a[h->tstart + t], NULL);
+        for (int t = 0; t < h->ntarg; t++) flat += ch_ancestors(e, e->targ.a[h->tstart + t], NULL);
     int nested = 0;
     if (e->nesting >= 2) {
         /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped */
-        IVec list = {0};
+        ch_IVec list = {0};
         uint64_t seen[256]; int nseen = 0;
         for (int t = 0; t < h->ntarg; t++) {
-            ancestors(e, e->targ.a[h->tstart + t], &list);
+            ch_ancestors(e, e->targ.a[h->tstart + t], &list);
             for (int i = 0; i < list.len; i++) {
-                const Node *nd = e->nodes + list.a[i];
+                const ch_Node *nd = e->nodes + list.a[i];
                 if (nd->nested_cx < 0) continue;
                 int dup = 0;
                 for (int s = 0; s < nseen; s++) if (seen[s] == nd->nested_sig) { dup = 1; break; }
@@ -521,147 +517,147 @@ static void hint_complexity(Engine *e, Hint *h) {
         free(list.a);
     }
     h->complexity = flat + nested;
-    h->difficulty = h->base + length_bonus(h->complexity);
+    h->difficulty = h->base + ch_length_bonus(h->complexity);
 }
 
 /* ------------------------------------------------------------------ static chains */
 
-static int is_parent_key(const Engine *e, int child, int key);
+static int ch_is_parent_key(const ch_Engine *e, int child, int key);
 
-static void do_cycles(Engine *e, int src, int y_links, int x_links, IVec *cycles) {
-    IVec pon = {0}, poff = {0};
-    Proto made[MAX_PROTO];
+static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVec *cycles) {
+    ch_IVec pon = {0}, poff = {0};
+    ch_Proto made[CH_MAX_PROTO];
     int skey = e->nodes[src].key;
     int pushed = ++e->gen;  /* stamp[key] == pushed: that "off" was queued (may be an ancestor) */
-    set_clear(e);
-    set_add(e, 1, src);
-    iv_push(&pon, src);
+    ch_set_clear(e);
+    ch_set_add(e, 1, src);
+    ch_iv_push(&pon, src);
     int length = 0;
     while (pon.len || poff.len) {
         length++;
         for (int i = 0; i < pon.len; i++) {
-            int p = pon.a[i], k = on_to_off(e, p, y_links, made);
+            int p = pon.a[i], k = ch_on_to_off(e, p, y_links, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
-                if (e->stamp[key] == pushed && is_parent_key(e, p, key)) continue;
+                if (e->stamp[key] == pushed && ch_is_parent_key(e, p, key)) continue;
                 e->stamp[key] = pushed;
-                iv_push(&poff, make_node(e, p, made[j], NULL));
+                ch_iv_push(&poff, ch_make_node(e, p, made[j], NULL));
             }
         }
         pon.len = 0;
         length++;
         for (int i = 0; i < poff.len; i++) {
-            int p = poff.a[i], k = off_to_on(e, p, y_links, x_links, made);
+            int p = poff.a[i], k = ch_off_to_on(e, p, y_links, x_links, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key, cycle = length >= 4 && key == skey;
                 int fresh = e->on_map[key >> 1] < 0;
                 if (!cycle && !fresh) continue;
-                int q = make_node(e, p, made[j], NULL);
-                if (cycle) iv_push(cycles, q);
-                if (fresh) { iv_push(&pon, q); set_add(e, 1, q); }
+                int q = ch_make_node(e, p, made[j], NULL);
+                if (cycle) ch_iv_push(cycles, q);
+                if (fresh) { ch_iv_push(&pon, q); ch_set_add(e, 1, q); }
             }
         }
         poff.len = 0;
         if (e->failed) break;
     }
-    set_clear(e);
+    ch_set_clear(e);
     free(pon.a); free(poff.a);
 }
 
 /* Forcing chains from ``src`` (on or off); found targets are appended to ``chains`` unless a
  * potential with the same key is there already. */
-static int chain_seen(const Engine *e, const IVec *chains, int key) {
+static int ch_chain_seen(const ch_Engine *e, const ch_IVec *chains, int key) {
     for (int s = 0; s < chains->len; s++) if (e->nodes[chains->a[s]].key == key) return 1;
     return 0;
 }
 
-static void do_forcing_chains(Engine *e, int src, int y_links, IVec *chains) {
-    IVec pon = {0}, poff = {0};
-    Proto made[MAX_PROTO];
+static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *chains) {
+    ch_IVec pon = {0}, poff = {0};
+    ch_Proto made[CH_MAX_PROTO];
     int skey = e->nodes[src].key;
-    set_clear(e);
-    if (skey & 1) { set_add(e, 1, src); iv_push(&pon, src); }
-    else { set_add(e, 0, src); iv_push(&poff, src); }
+    ch_set_clear(e);
+    if (skey & 1) { ch_set_add(e, 1, src); ch_iv_push(&pon, src); }
+    else { ch_set_add(e, 0, src); ch_iv_push(&poff, src); }
     while (pon.len || poff.len) {
         for (int i = 0; i < pon.len; i++) {
-            int p = pon.a[i], k = on_to_off(e, p, y_links, made);
+            int p = pon.a[i], k = ch_on_to_off(e, p, y_links, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
-                int found = (key ^ 1) == skey && !chain_seen(e, chains, key);
+                int found = (key ^ 1) == skey && !ch_chain_seen(e, chains, key);
                 /* every "off" on a chain was added to off_map, so a new one is no ancestor:
                  * SE's isParent test cannot fail here */
                 int add = e->off_map[key >> 1] < 0;
                 if (!found && !add) continue;
-                int q = make_node(e, p, made[j], NULL);
-                if (found) iv_push(chains, q);
-                if (add) { iv_push(&poff, q); set_add(e, 0, q); }
+                int q = ch_make_node(e, p, made[j], NULL);
+                if (found) ch_iv_push(chains, q);
+                if (add) { ch_iv_push(&poff, q); ch_set_add(e, 0, q); }
             }
         }
         pon.len = 0;
         for (int i = 0; i < poff.len; i++) {
-            int p = poff.a[i], k = off_to_on(e, p, y_links, 1, made);
+            int p = poff.a[i], k = ch_off_to_on(e, p, y_links, 1, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
-                int found = (key ^ 1) == skey && !chain_seen(e, chains, key);
+                int found = (key ^ 1) == skey && !ch_chain_seen(e, chains, key);
                 int add = e->on_map[key >> 1] < 0;
                 if (!found && !add) continue;
-                int q = make_node(e, p, made[j], NULL);
-                if (found) iv_push(chains, q);
-                if (add) { iv_push(&pon, q); set_add(e, 1, q); }
+                int q = ch_make_node(e, p, made[j], NULL);
+                if (found) ch_iv_push(chains, q);
+                if (add) { ch_iv_push(&pon, q); ch_set_add(e, 1, q); }
             }
         }
         poff.len = 0;
         if (e->failed) break;
     }
-    set_clear(e);
+    ch_set_clear(e);
     free(pon.a); free(poff.a);
 }
 
-static int reversed_cycle(Engine *e, int dst_on) {
-    IVec chain = {0};
-    for (int p = dst_on; p >= 0; p = first_parent(e, p)) iv_push(&chain, p);
+static int ch_reversed_cycle(ch_Engine *e, int dst_on) {
+    ch_IVec chain = {0};
+    for (int p = dst_on; p >= 0; p = ch_first_parent(e, p)) ch_iv_push(&chain, p);
     int prev = -1;
     for (int i = 0; i < chain.len; i++) {
-        const Node *o = e->nodes + chain.a[i];
+        const ch_Node *o = e->nodes + chain.a[i];
         int key = o->key ^ 1, cause = o->cause;
-        int r = node_new(e, key, cause);
-        if (prev >= 0) node_parent(e, r, prev);
+        int r = ch_node_new(e, key, cause);
+        if (prev >= 0) ch_node_parent(e, r, prev);
         prev = r;
     }
     free(chain.a);
     return prev;
 }
 
-static void cycle_hint(Engine *e, int dst_on, int y_links, int x_links) {
-    const Geo *g = e->g;
+static void ch_cycle_hint(ch_Engine *e, int dst_on, int y_links, int x_links) {
+    const ch_Geo *g = e->g;
     int n = g->n, both = x_links && y_links;
     int gen = ++e->gen;        /* stamp[cell] == gen: a cell of the cycle */
     int gen_f = ++e->gen;      /* scratch[cand] == gen_f: cancelled forward; ... */
-    for (int p = dst_on; first_parent(e, p) >= 0; p = first_parent(e, p))
+    for (int p = dst_on; ch_first_parent(e, p) >= 0; p = ch_first_parent(e, p))
         e->stamp[(e->nodes[p].key >> 1) / n] = gen;
     /* forward set in scratch (generation gen_f), backward intersected afterwards */
-    IVec back = {0};
-    for (int p = dst_on; first_parent(e, p) >= 0; p = first_parent(e, p)) {
+    ch_IVec back = {0};
+    for (int p = dst_on; ch_first_parent(e, p) >= 0; p = ch_first_parent(e, p)) {
         int key = e->nodes[p].key, cand = key >> 1, c = cand / n, d = cand % n;
-        mask_t bit = (mask_t)1 << d;
+        ch_mask_t bit = (ch_mask_t)1 << d;
         const int *pp = g->peers + c * g->npeer;
         for (int k = 0; k < g->npeer; k++) {
             int q = pp[k];
             if (e->stamp[q] == gen || !(e->cand[q] & bit)) continue;
             if (key & 1) e->scratch[q * n + d] = gen_f;
-            else iv_push(&back, q * n + d);
+            else ch_iv_push(&back, q * n + d);
         }
     }
-    Hint *h = hint_new(e, K_CYCLE, both ? 7.0 : 6.5, both ? 4 : (y_links ? 3 : 2));
+    ch_Hint *h = ch_hint_new(e, CH_K_CYCLE, both ? 7.0 : 6.5, both ? 4 : (y_links ? 3 : 2));
     if (!h) { free(back.a); return; }
     /* removable: forward and backward, sorted, unique */
     int gen_r = ++e->gen;
-    IVec rem = {0};
+    ch_IVec rem = {0};
     for (int i = 0; i < back.len; i++) {
         int cand = back.a[i];
         if (e->scratch[cand] == gen_f && e->stamp[cand + e->g->ncand] != gen_r) {
             e->stamp[cand + e->g->ncand] = gen_r;
-            iv_push(&rem, cand);
+            ch_iv_push(&rem, cand);
         }
     }
     free(back.a);
@@ -672,125 +668,125 @@ static void cycle_hint(Engine *e, int dst_on, int y_links, int x_links) {
         while (j >= 0 && rem.a[j] > x) { rem.a[j + 1] = rem.a[j]; j--; }
         rem.a[j + 1] = x;
     }
-    for (int i = 0; i < rem.len; i++) iv_push(&e->rem, rem.a[i]);
+    for (int i = 0; i < rem.len; i++) ch_iv_push(&e->rem, rem.a[i]);
     h->nrem = e->rem.len - h->rstart;
     free(rem.a);
-    int dst_off = reversed_cycle(e, dst_on);
-    iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
+    int dst_off = ch_reversed_cycle(e, dst_on);
+    ch_iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
     h->source = e->nodes[dst_on].key >> 1;
     h->x = x_links; h->y = y_links;
-    hint_commit(e);
+    ch_hint_commit(e);
 }
 
-static void forcing_hint(Engine *e, int target, int y_links, int x_links) {
+static void ch_forcing_hint(ch_Engine *e, int target, int y_links, int x_links) {
     int both = x_links && y_links;
-    Hint *h = hint_new(e, K_FORCING, both ? 7.0 : 6.6, both ? 4 : (y_links ? 3 : 2));
+    ch_Hint *h = ch_hint_new(e, CH_K_FORCING, both ? 7.0 : 6.6, both ? 4 : (y_links ? 3 : 2));
     if (!h) return;
     int key = e->nodes[target].key;
-    if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
-    iv_push(&e->targ, target); h->ntarg = e->targ.len - h->tstart;
+    if (!ch_add_removable(e, h, key >> 1, key & 1)) { ch_hint_drop(e, h); return; }
+    ch_iv_push(&e->targ, target); h->ntarg = e->targ.len - h->tstart;
     h->result_key = key;
     h->source = key >> 1;
     h->x = x_links; h->y = y_links;
-    hint_commit(e);
+    ch_hint_commit(e);
 }
 
-static void unary(Engine *e, int cand, int y_links, int x_links) {
+static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     int n = e->g->n, c = cand / n;
-    if (popcount(e->cand[c]) > 2 && !x_links) return;
+    if (ch_popcount(e->cand[c]) > 2 && !x_links) return;
     int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
-    IVec cycles = {0}, chains = {0};
-    int p_on = node_new(e, cand * 2 + 1, CAUSE_NONE);
-    do_cycles(e, p_on, y_links, x_links, &cycles);
+    ch_IVec cycles = {0}, chains = {0};
+    int p_on = ch_node_new(e, cand * 2 + 1, CH_CAUSE_NONE);
+    ch_do_cycles(e, p_on, y_links, x_links, &cycles);
     if (x_links) {
-        do_forcing_chains(e, p_on, y_links, &chains);
-        int p_off = node_new(e, cand * 2, CAUSE_NONE);
-        do_forcing_chains(e, p_off, y_links, &chains);
+        ch_do_forcing_chains(e, p_on, y_links, &chains);
+        int p_off = ch_node_new(e, cand * 2, CH_CAUSE_NONE);
+        ch_do_forcing_chains(e, p_off, y_links, &chains);
     }
-    for (int i = 0; i < cycles.len; i++) cycle_hint(e, cycles.a[i], y_links, x_links);
-    for (int i = 0; i < chains.len; i++) forcing_hint(e, chains.a[i], y_links, x_links);
+    for (int i = 0; i < cycles.len; i++) ch_cycle_hint(e, cycles.a[i], y_links, x_links);
+    for (int i = 0; i < chains.len; i++) ch_forcing_hint(e, chains.a[i], y_links, x_links);
     free(cycles.a); free(chains.a);
     if (e->nhints == h0) { e->nnodes = mark; e->par.len = pmark; }  /* nothing kept them */
 }
 
-static void loops(Engine *e, int y_links, int x_links) {
-    const Geo *g = e->g;
+static void ch_loops(ch_Engine *e, int y_links, int x_links) {
+    const ch_Geo *g = e->g;
     for (int c = 0; c < g->ncell && !e->failed; c++) {
-        mask_t m = e->cand[c];
-        if (e->values[c] || popcount(m) <= 1) continue;
+        ch_mask_t m = e->cand[c];
+        if (e->values[c] || ch_popcount(m) <= 1) continue;
         while (m) {
-            int d = lowbit(m); m &= m - 1;
-            unary(e, c * g->n + d, y_links, x_links);
+            int d = ch_lowbit(m); m &= m - 1;
+            ch_unary(e, c * g->n + d, y_links, x_links);
         }
     }
 }
 
 /* ------------------------------------------------------------------ dynamic chaining */
 
-static void advanced(Engine *e, const mask_t *src, IVec *out);
+static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 
 /* doChaining: complete the sets (on_map/off_map, already holding the assumption) with every
  * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
  * The grid is restored on return. */
-static int do_chaining(Engine *e, int *absurd_on, int *absurd_off) {
-    const Geo *g = e->g;
+static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
+    const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
-    mask_t *src = malloc(sizeof(mask_t) * ncell);
+    ch_mask_t *src = malloc(sizeof(ch_mask_t) * ncell);
     int *cnt_save = malloc(sizeof(int) * nu * n);
     if (!src || !cnt_save) { free(src); free(cnt_save); e->failed = 1; return 0; }
-    memcpy(src, e->cand, sizeof(mask_t) * ncell);
+    memcpy(src, e->cand, sizeof(ch_mask_t) * ncell);
     memcpy(cnt_save, e->cnt, sizeof(int) * nu * n);
     int y_links = !e->nishio, found = 0;
-    IVec qon = {0}, qoff = {0}, adv = {0};
-    Proto made[MAX_PROTO];
+    ch_IVec qon = {0}, qoff = {0}, adv = {0};
+    ch_Proto made[CH_MAX_PROTO];
     int hon = 0, hoff = 0;
-    for (int i = 0; i < e->on_ord.len; i++) iv_push(&qon, e->on_map[e->on_ord.a[i]]);
-    for (int i = 0; i < e->off_ord.len; i++) iv_push(&qoff, e->off_map[e->off_ord.a[i]]);
-    const mask_t *hidden = e->dynamic ? src : NULL;
+    for (int i = 0; i < e->on_ord.len; i++) ch_iv_push(&qon, e->on_map[e->on_ord.a[i]]);
+    for (int i = 0; i < e->off_ord.len; i++) ch_iv_push(&qoff, e->off_map[e->off_ord.a[i]]);
+    const ch_mask_t *hidden = e->dynamic ? src : NULL;
     while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
         if (hon < qon.len) {
-            int p = qon.a[hon++], k = on_to_off(e, p, y_links, made);
+            int p = qon.a[hon++], k = ch_on_to_off(e, p, y_links, made);
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->on_map[cand] >= 0) {
                     *absurd_on = e->on_map[cand];
-                    *absurd_off = make_node(e, p, made[j], hidden);
+                    *absurd_off = ch_make_node(e, p, made[j], hidden);
                     found = 1;
                     goto done;
                 }
                 if (e->off_map[cand] < 0) {
-                    int q = make_node(e, p, made[j], hidden);
-                    set_add(e, 0, q); iv_push(&qoff, q);
+                    int q = ch_make_node(e, p, made[j], hidden);
+                    ch_set_add(e, 0, q); ch_iv_push(&qoff, q);
                 }
             }
         } else {
-            int p = qoff.a[hoff++], k = off_to_on(e, p, y_links, 1, made);
+            int p = qoff.a[hoff++], k = ch_off_to_on(e, p, y_links, 1, made);
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->off_map[cand] >= 0) {
-                    *absurd_on = make_node(e, p, made[j], hidden);
+                    *absurd_on = ch_make_node(e, p, made[j], hidden);
                     *absurd_off = e->off_map[cand];
                     found = 1;
                     goto done;
                 }
                 if (e->on_map[cand] < 0) {
-                    int q = make_node(e, p, made[j], hidden);
-                    set_add(e, 1, q); iv_push(&qon, q);
+                    int q = ch_make_node(e, p, made[j], hidden);
+                    ch_set_add(e, 1, q); ch_iv_push(&qon, q);
                 }
             }
             /* the removal comes after the nodes: hidden parents are taken before it */
-            if (e->dynamic) remove_cand(e, e->nodes[p].key >> 1);
+            if (e->dynamic) ch_remove_cand(e, e->nodes[p].key >> 1);
         }
         if (hon == qon.len && hoff == qoff.len && e->nesting > 0) {
-            advanced(e, src, &adv);
+            ch_advanced(e, src, &adv);
             for (int k = 0; k < adv.len; k++) {
                 int q = adv.a[k], cand = e->nodes[q].key >> 1;
-                if (e->off_map[cand] < 0) { set_add(e, 0, q); iv_push(&qoff, q); }
+                if (e->off_map[cand] < 0) { ch_set_add(e, 0, q); ch_iv_push(&qoff, q); }
             }
         }
     }
 done:
-    memcpy(e->cand, src, sizeof(mask_t) * ncell);
+    memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
     memcpy(e->cnt, cnt_save, sizeof(int) * nu * n);
     free(src); free(cnt_save); free(qon.a); free(qoff.a); free(adv.a);
     return found;
@@ -798,53 +794,53 @@ done:
 
 /* Store the current sets as a closure; clear them. */
 /* The closure with id ``id``; -1 is the empty sink left by a failed store. */
-static Closure *clos_at(Engine *e, int id) { return id < 0 ? &e->sink : e->clos + id; }
+static ch_Closure *ch_clos_at(ch_Engine *e, int id) { return id < 0 ? &e->sink : e->clos + id; }
 
-static int closure_store(Engine *e, int found, int aon, int aoff) {
+static int ch_closure_store(ch_Engine *e, int found, int aon, int aoff) {
     if (e->nclos == e->capclos) {
-        Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(Closure) * ((size_t)e->capclos * 2)) : NULL;
+        ch_Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(ch_Closure) * ((size_t)e->capclos * 2)) : NULL;
         if (!a) {
             e->failed = 1;
-            e->sink = (Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
-            set_clear(e);
+            e->sink = (ch_Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
+            ch_set_clear(e);
             return -1;
         }
         e->clos = a; e->capclos *= 2;
     }
-    Closure *cl = e->clos + e->nclos;
+    ch_Closure *cl = e->clos + e->nclos;
     cl->on_start = e->cpool.len;
     for (int i = 0; i < e->on_ord.len; i++) {
         int cand = e->on_ord.a[i];
-        iv_push2(&e->cpool, cand, e->on_map[cand]);
+        ch_iv_push2(&e->cpool, cand, e->on_map[cand]);
     }
     cl->on_len = (e->cpool.len - cl->on_start) / 2;
     cl->off_start = e->cpool.len;
     for (int i = 0; i < e->off_ord.len; i++) {
         int cand = e->off_ord.a[i];
-        iv_push2(&e->cpool, cand, e->off_map[cand]);
+        ch_iv_push2(&e->cpool, cand, e->off_map[cand]);
     }
     cl->off_len = (e->cpool.len - cl->off_start) / 2;
     cl->absurd_on = found ? aon : -1;
     cl->absurd_off = found ? aoff : -1;
-    set_clear(e);
+    ch_set_clear(e);
     return e->nclos++;
 }
 
 /* The closure of assuming ``cand`` on (cached per producer run). */
-static int closure_on(Engine *e, int cand) {
+static int ch_closure_on(ch_Engine *e, int cand) {
     if (e->cache[cand] >= 0) return e->cache[cand];
-    set_clear(e);
-    int p = node_new(e, cand * 2 + 1, CAUSE_NONE);
-    set_add(e, 1, p);
+    ch_set_clear(e);
+    int p = ch_node_new(e, cand * 2 + 1, CH_CAUSE_NONE);
+    ch_set_add(e, 1, p);
     int aon = -1, aoff = -1;
-    int found = do_chaining(e, &aon, &aoff);
-    int id = closure_store(e, found, aon, aoff);
+    int found = ch_do_chaining(e, &aon, &aoff);
+    int id = ch_closure_store(e, found, aon, aoff);
     if (!e->failed) e->cache[cand] = id;  /* never the sink: its slot is reused on growth */
     return id;
 }
 
 /* Look up ``cand`` in one side of a closure (linear: used only for hint targets). */
-static int clos_get(const Engine *e, int start, int len, int cand) {
+static int ch_clos_get(const ch_Engine *e, int start, int len, int cand) {
     const int *a = e->cpool.a + start;
     for (int i = 0; i < len; i++) if (a[2 * i] == cand) return a[2 * i + 1];
     return -1;
@@ -852,43 +848,43 @@ static int clos_get(const Engine *e, int start, int len, int cand) {
 
 /* Every node id a hint is made from exists, unless an allocation failed on the way (then a
  * closure may be an empty sink); the search is then over and nothing is made. */
-static int nodes_ok(Engine *e, const int *ids, int count) {
+static int ch_nodes_ok(ch_Engine *e, const int *ids, int count) {
     for (int i = 0; i < count; i++)
         if (ids[i] < 0 || ids[i] >= e->nnodes) { e->failed = 1; return 0; }
     return 1;
 }
 
-static void binary_hint(Engine *e, int dst_on, int dst_off, int src_key, int target, int absurd,
+static void ch_binary_hint(ch_Engine *e, int dst_on, int dst_off, int src_key, int target, int absurd,
                         int keep) {
     int ids[3] = {dst_on, dst_off, target};
-    if (!nodes_ok(e, ids, 3)) return;
-    Hint *h = hint_new(e, K_BINARY, rule_difficulty(e), absurd ? 7 : 1);
+    if (!ch_nodes_ok(e, ids, 3)) return;
+    ch_Hint *h = ch_hint_new(e, CH_K_BINARY, ch_rule_difficulty(e), absurd ? 7 : 1);
     if (!h) return;
-    if (!add_removable(e, h, e->nodes[target].key >> 1, keep)) { hint_drop(e, h); return; }
-    iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
+    if (!ch_add_removable(e, h, e->nodes[target].key >> 1, keep)) { ch_hint_drop(e, h); return; }
+    ch_iv_push2(&e->targ, dst_on, dst_off); h->ntarg = e->targ.len - h->tstart;
     h->result_key = (absurd || e->nishio) ? (src_key ^ 1) : e->nodes[dst_on].key;
     h->source = src_key;
     h->absurd = absurd;
-    hint_commit(e);
+    ch_hint_commit(e);
 }
 
-static void reduction_hint(Engine *e, int kind, int target, const int *chains, int nchains,
+static void ch_reduction_hint(ch_Engine *e, int kind, int target, const int *chains, int nchains,
                            int source, int region, int value) {
-    if (nchains < 1 || !nodes_ok(e, &target, 1) || !nodes_ok(e, chains, nchains)) return;
-    Hint *h = hint_new(e, kind, rule_difficulty(e), kind == K_CELL ? 5 : 6);
+    if (nchains < 1 || !ch_nodes_ok(e, &target, 1) || !ch_nodes_ok(e, chains, nchains)) return;
+    ch_Hint *h = ch_hint_new(e, kind, ch_rule_difficulty(e), kind == CH_K_CELL ? 5 : 6);
     if (!h) return;
     int key = e->nodes[target].key;
-    if (!add_removable(e, h, key >> 1, key & 1)) { hint_drop(e, h); return; }
-    for (int i = 0; i < nchains; i++) iv_push(&e->targ, chains[i]);
+    if (!ch_add_removable(e, h, key >> 1, key & 1)) { ch_hint_drop(e, h); return; }
+    for (int i = 0; i < nchains; i++) ch_iv_push(&e->targ, chains[i]);
     h->ntarg = e->targ.len - h->tstart;
     h->result_key = e->nodes[chains[0]].key;
     h->source = source; h->region = region; h->value = value;
-    hint_commit(e);
+    ch_hint_commit(e);
 }
 
 /* Intersect an ordered list of (cand, node) pairs with the cands of closure side
  * (start, len); the result keeps the list's order and nodes. */
-static void retain(Engine *e, IVec *list, int start, int len) {
+static void ch_retain(ch_Engine *e, ch_IVec *list, int start, int len) {
     int gen = ++e->gen;
     const int *a = e->cpool.a + start;
     for (int i = 0; i < len; i++) e->scratch[a[2 * i]] = gen;
@@ -902,19 +898,19 @@ static void retain(Engine *e, IVec *list, int start, int len) {
 
 /* Copy the (cand, node) pairs of a closure side into ``list``: all of them, or (when memory
  * ran out) none, so the list always holds whole pairs. */
-static void copy_side(Engine *e, IVec *list, int start, int len) {
+static void ch_copy_side(ch_Engine *e, ch_IVec *list, int start, int len) {
     list->len = 0;
     if (!len) return;
-    if (iv_reserve(list, 2 * len)) { e->failed = 1; return; }
+    if (ch_iv_reserve(list, 2 * len)) { e->failed = 1; return; }
     memcpy(list->a, e->cpool.a + start, sizeof(int) * 2 * (size_t)len);
     list->len = 2 * len;
 }
 
-static void region_chainings(Engine *e, int c, int d, int cl_id) {
-    const Geo *g = e->g;
+static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
+    const ch_Geo *g = e->g;
     int n = g->n;
-    mask_t bit = (mask_t)1 << d;
-    IVec ron = {0}, roff = {0};
+    ch_mask_t bit = (ch_mask_t)1 << d;
+    ch_IVec ron = {0}, roff = {0};
     int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
@@ -930,60 +926,60 @@ static void region_chainings(Engine *e, int c, int d, int cl_id) {
             if (!(e->cand[q] & bit)) continue;
             if (q == c) {
                 pos_cl[np++] = cl_id;
-                Closure *cl = clos_at(e, cl_id);
-                copy_side(e, &ron, cl->on_start, cl->on_len);
-                copy_side(e, &roff, cl->off_start, cl->off_len);
+                ch_Closure *cl = ch_clos_at(e, cl_id);
+                ch_copy_side(e, &ron, cl->on_start, cl->on_len);
+                ch_copy_side(e, &roff, cl->off_start, cl->off_len);
             } else {
-                int id = closure_on(e, q * n + d);
+                int id = ch_closure_on(e, q * n + d);
                 pos_cl[np++] = id;
-                Closure *cl = clos_at(e, id);
-                retain(e, &ron, cl->on_start, cl->on_len);
-                retain(e, &roff, cl->off_start, cl->off_len);
+                ch_Closure *cl = ch_clos_at(e, id);
+                ch_retain(e, &ron, cl->on_start, cl->on_len);
+                ch_retain(e, &roff, cl->off_start, cl->off_len);
             }
         }
-        if (e->failed || out_of_memory) break;
+        if (e->failed || ch_out_of_memory) break;
         for (int side = 0; side < 2; side++) {
-            IVec *list = side == 0 ? &ron : &roff;
+            ch_IVec *list = side == 0 ? &ron : &roff;
             for (int i = 0; i < list->len; i += 2) {
                 int cand = list->a[i];
                 for (int k = 0; k < np; k++) {
-                    Closure *cl = clos_at(e, pos_cl[k]);
-                    chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
-                                          : clos_get(e, cl->off_start, cl->off_len, cand);
+                    ch_Closure *cl = ch_clos_at(e, pos_cl[k]);
+                    chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
+                                          : ch_clos_get(e, cl->off_start, cl->off_len, cand);
                 }
-                reduction_hint(e, K_REGION, list->a[i + 1], chains, np, -1, u, d + 1);
+                ch_reduction_hint(e, CH_K_REGION, list->a[i + 1], chains, np, -1, u, d + 1);
             }
         }
     }
     free(ron.a); free(roff.a);
 }
 
-static void cell_chains(Engine *e, int c, int card) {
-    const Geo *g = e->g;
+static void ch_cell_chains(ch_Engine *e, int c, int card) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int dig_cl[SUDOKIT_MAX_SIDE], nd = 0, chains[SUDOKIT_MAX_SIDE];
-    IVec con = {0}, coff = {0};
-    mask_t m = e->cand[c];
+    ch_IVec con = {0}, coff = {0};
+    ch_mask_t m = e->cand[c];
     while (m && !e->failed) {
-        int d = lowbit(m); m &= m - 1;
+        int d = ch_lowbit(m); m &= m - 1;
         int cand = c * n + d;
         int do_double = card >= 3 && !e->nishio && e->dynamic;
         int do_contra = e->dynamic || e->nishio;
-        int id = closure_on(e, cand);
-        Closure on = *clos_at(e, id);
+        int id = ch_closure_on(e, cand);
+        ch_Closure on = *ch_clos_at(e, id);
         int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
         if (do_contra && on.absurd_on >= 0)
-            binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_len > 0 ?
+            ch_binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_len > 0 ?
                         e->cpool.a[on.on_start + 1] : -1, 1, 0);
         /* off branch */
-        set_clear(e);
-        int p_off = node_new(e, p_off_key, CAUSE_NONE);
-        set_add(e, 0, p_off);
+        ch_set_clear(e);
+        int p_off = ch_node_new(e, p_off_key, CH_CAUSE_NONE);
+        ch_set_add(e, 0, p_off);
         int aon = -1, aoff = -1;
-        int found = do_chaining(e, &aon, &aoff);
-        int off_id = closure_store(e, found, aon, aoff);
-        Closure off = *clos_at(e, off_id);
-        if (do_contra && found) binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
+        int found = ch_do_chaining(e, &aon, &aoff);
+        int off_id = ch_closure_store(e, found, aon, aoff);
+        ch_Closure off = *ch_clos_at(e, off_id);
+        if (do_contra && found) ch_binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
         if (do_double) {
             int gen = ++e->gen;
             const int *a = e->cpool.a + off.on_start;
@@ -994,7 +990,7 @@ static void cell_chains(Engine *e, int c, int card) {
             const int *b = e->cpool.a + on.on_start;
             for (int i = 0; i < on.on_len; i++)
                 if (e->scratch[b[2 * i]] == gen)
-                    binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
+                    ch_binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
             gen = ++e->gen;
             a = e->cpool.a + off.off_start;
             for (int i = 0; i < off.off_len; i++) {
@@ -1005,132 +1001,132 @@ static void cell_chains(Engine *e, int c, int card) {
             for (int i = 0; i < on.off_len; i++)
                 if (e->scratch[b[2 * i]] == gen) {
                     int q = e->lookup[b[2 * i]];
-                    binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
+                    ch_binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
                 }
         }
-        if (!e->nishio) region_chainings(e, c, d, id);
+        if (!e->nishio) ch_region_chainings(e, c, d, id);
         dig_cl[nd++] = id;
-        Closure *cl = clos_at(e, id);
+        ch_Closure *cl = ch_clos_at(e, id);
         if (nd == 1) {
-            copy_side(e, &con, cl->on_start, cl->on_len);
-            copy_side(e, &coff, cl->off_start, cl->off_len);
+            ch_copy_side(e, &con, cl->on_start, cl->on_len);
+            ch_copy_side(e, &coff, cl->off_start, cl->off_len);
         } else {
-            retain(e, &con, cl->on_start, cl->on_len);
-            retain(e, &coff, cl->off_start, cl->off_len);
+            ch_retain(e, &con, cl->on_start, cl->on_len);
+            ch_retain(e, &coff, cl->off_start, cl->off_len);
         }
     }
-    if (!e->failed && !out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
+    if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
         for (int side = 0; side < 2; side++) {
-            IVec *list = side == 0 ? &con : &coff;
+            ch_IVec *list = side == 0 ? &con : &coff;
             for (int i = 0; i < list->len; i += 2) {
                 int cand = list->a[i];
                 for (int k = 0; k < nd; k++) {
-                    Closure *cl = clos_at(e, dig_cl[k]);
-                    chains[k] = side == 0 ? clos_get(e, cl->on_start, cl->on_len, cand)
-                                          : clos_get(e, cl->off_start, cl->off_len, cand);
+                    ch_Closure *cl = ch_clos_at(e, dig_cl[k]);
+                    chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
+                                          : ch_clos_get(e, cl->off_start, cl->off_len, cand);
                 }
-                reduction_hint(e, K_CELL, list->a[i + 1], chains, nd, c, -1, 0);
+                ch_reduction_hint(e, CH_K_CELL, list->a[i + 1], chains, nd, c, -1, 0);
             }
         }
     }
     free(con.a); free(coff.a);
 }
 
-static void multiple_chains(Engine *e) {
-    const Geo *g = e->g;
+static void ch_multiple_chains(ch_Engine *e) {
+    const ch_Geo *g = e->g;
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         if (e->values[c]) continue;
-        int card = popcount(e->cand[c]);
-        if (card > 2 || (card > 1 && e->dynamic)) cell_chains(e, c, card);
+        int card = ch_popcount(e->cand[c]);
+        if (card > 2 || (card > 1 && e->dynamic)) ch_cell_chains(e, c, card);
     }
 }
 
-/* ------------------------------------------------------------------ advanced rules */
+/* ------------------------------------------------------------------ ch_advanced rules */
 
 /* Positions of digit d in unit u, as a mask over the unit's index. */
-static mask_t unit_pos(const Engine *e, const mask_t *cand, int u, int d) {
-    const Geo *g = e->g;
+static ch_mask_t ch_unit_pos(const ch_Engine *e, const ch_mask_t *cand, int u, int d) {
+    const ch_Geo *g = e->g;
     const int *uc = g->unit_cells + u * g->n;
-    mask_t bit = (mask_t)1 << d, out = 0;
-    for (int i = 0; i < g->n; i++) if (cand[uc[i]] & bit) out |= (mask_t)1 << i;
+    ch_mask_t bit = (ch_mask_t)1 << d, out = 0;
+    for (int i = 0; i < g->n; i++) if (cand[uc[i]] & bit) out |= (ch_mask_t)1 << i;
     return out;
 }
 
-/* One advanced hint: its removable candidates and the removed candidates it relies on. */
-static void emit(Engine *e, IVec *out, const int *rem, int nrem, const int *parents, int npar,
+/* One ch_advanced hint: its removable candidates and the removed candidates it relies on. */
+static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const int *parents, int npar,
                  int nested_cx, uint64_t nested_sig) {
     if (!npar) return;
     for (int i = 0; i < nrem; i++) {
-        int q = node_new(e, rem[i] * 2, CAUSE_ADV);
+        int q = ch_node_new(e, rem[i] * 2, CH_CAUSE_ADV);
         e->nodes[q].nested_cx = nested_cx;
         e->nodes[q].nested_sig = nested_sig;
-        for (int k = 0; k < npar; k++) node_parent(e, q, e->off_map[parents[k]]);
-        iv_push(out, q);
+        for (int k = 0; k < npar; k++) ch_node_parent(e, q, e->off_map[parents[k]]);
+        ch_iv_push(out, q);
     }
 }
 
-static void rule_locking(Engine *e, const mask_t *src, IVec *out) {
-    const Geo *g = e->g;
+static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
     for (int k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
         for (int d = 0; d < n; d++) {
-            mask_t bit = (mask_t)1 << d;
+            ch_mask_t bit = (ch_mask_t)1 << d;
             int cnt = 0, inside = 1;
             for (int i = 0; i < n; i++)
                 if (e->cand[c1[i]] & bit) {
                     cnt++;
-                    if (!cell_in_unit(g, u2, c1[i])) { inside = 0; break; }
+                    if (!ch_cell_in_unit(g, u2, c1[i])) { inside = 0; break; }
                 }
             if (cnt <= 1 || !inside) continue;
             int nr = 0, np = 0;
             for (int i = 0; i < n; i++) {
                 int q = c2[i];
-                if (!cell_in_unit(g, u1, q) && (e->cand[q] & bit)) rem[nr++] = q * n + d;
+                if (!ch_cell_in_unit(g, u1, q) && (e->cand[q] & bit)) rem[nr++] = q * n + d;
             }
             if (!nr) continue;
             for (int i = 0; i < n; i++) {
                 int q = c1[i];
-                if ((src[q] & bit) && !(e->cand[q] & bit) && !cell_in_unit(g, u2, q))
+                if ((src[q] & bit) && !(e->cand[q] & bit) && !ch_cell_in_unit(g, u2, q))
                     par[np++] = q * n + d;
             }
-            emit(e, out, rem, nr, par, np, -1, 0);
+            ch_emit(e, out, rem, nr, par, np, -1, 0);
         }
     }
 }
 
-static int empty_count(const Engine *e, int u) {
-    const Geo *g = e->g;
+static int ch_empty_count(const ch_Engine *e, int u) {
+    const ch_Geo *g = e->g;
     int k = 0;
     for (int i = 0; i < g->n; i++) if (!e->values[g->unit_cells[u * g->n + i]]) k++;
     return k;
 }
 
-static void rule_hidden_pairs(Engine *e, const mask_t *src, IVec *out) {
-    const Geo *g = e->g;
+static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);  /* boxes, columns, rows */
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
-            if (empty_count(e, u) <= 4) continue;
+            if (ch_empty_count(e, u) <= 4) continue;
             const int *uc = g->unit_cells + u * n;
             for (int k = 0; k < g->npairs; k++) {
                 int a = g->pairs[2 * k], b = g->pairs[2 * k + 1];
-                mask_t pa = unit_pos(e, e->cand, u, a), pb = unit_pos(e, e->cand, u, b);
-                if (popcount(pa) <= 1 || popcount(pb) <= 1) continue;
-                mask_t uni = pa | pb;
-                if (popcount(uni) != 2) continue;
-                mask_t pair = ((mask_t)1 << a) | ((mask_t)1 << b);
+                ch_mask_t pa = ch_unit_pos(e, e->cand, u, a), pb = ch_unit_pos(e, e->cand, u, b);
+                if (ch_popcount(pa) <= 1 || ch_popcount(pb) <= 1) continue;
+                ch_mask_t uni = pa | pb;
+                if (ch_popcount(uni) != 2) continue;
+                ch_mask_t pair = ((ch_mask_t)1 << a) | ((ch_mask_t)1 << b);
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
                     if (!(uni >> i & 1)) continue;
                     int q = uc[i];
-                    mask_t m = e->cand[q] & ~pair;
-                    while (m) { int v = lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
+                    ch_mask_t m = e->cand[q] & ~pair;
+                    while (m) { int v = ch_lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
                 }
                 if (!nr) continue;
                 for (int i = 0; i < n; i++) {
@@ -1139,49 +1135,49 @@ static void rule_hidden_pairs(Engine *e, const mask_t *src, IVec *out) {
                     if (src[q] >> a & 1) par[np++] = q * n + a;
                     if (src[q] >> b & 1) par[np++] = q * n + b;
                 }
-                emit(e, out, rem, nr, par, np, -1, 0);
+                ch_emit(e, out, rem, nr, par, np, -1, 0);
             }
         }
     }
 }
 
-static void rule_naked_pairs(Engine *e, const mask_t *src, IVec *out) {
-    const Geo *g = e->g;
+static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
-            if (empty_count(e, u) < 4) continue;
+            if (ch_empty_count(e, u) < 4) continue;
             const int *uc = g->unit_cells + u * n;
             for (int k = 0; k < g->npairs; k++) {
                 int ca = uc[g->pairs[2 * k]], cb = uc[g->pairs[2 * k + 1]];
-                mask_t ma = e->cand[ca], mb = e->cand[cb];
-                if (popcount(ma) <= 1 || popcount(mb) <= 1) continue;
-                mask_t uni = ma | mb;
-                if (popcount(uni) != 2) continue;
+                ch_mask_t ma = e->cand[ca], mb = e->cand[cb];
+                if (ch_popcount(ma) <= 1 || ch_popcount(mb) <= 1) continue;
+                ch_mask_t uni = ma | mb;
+                if (ch_popcount(uni) != 2) continue;
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
                     int q = uc[i];
                     if (q == ca || q == cb) continue;
-                    mask_t m = e->cand[q] & uni;
-                    while (m) { int v = lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
+                    ch_mask_t m = e->cand[q] & uni;
+                    while (m) { int v = ch_lowbit(m); m &= m - 1; rem[nr++] = q * n + v; }
                 }
                 if (!nr) continue;
                 int cs[2] = {ca, cb};
                 for (int s = 0; s < 2; s++) {
-                    mask_t m = src[cs[s]] & ~uni;
-                    while (m) { int v = lowbit(m); m &= m - 1; par[np++] = cs[s] * n + v; }
+                    ch_mask_t m = src[cs[s]] & ~uni;
+                    while (m) { int v = ch_lowbit(m); m &= m - 1; par[np++] = cs[s] * n + v; }
                 }
-                emit(e, out, rem, nr, par, np, -1, 0);
+                ch_emit(e, out, rem, nr, par, np, -1, 0);
             }
         }
     }
 }
 
-static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
-    const Geo *g = e->g;
+static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     int placed[SUDOKIT_MAX_SIDE] = {0};
@@ -1192,18 +1188,18 @@ static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
             int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
             for (int d = 0; d < n; d++) {
                 if (placed[d] + 4 > n) continue;
-                mask_t p1 = unit_pos(e, e->cand, b1, d), p2 = unit_pos(e, e->cand, b2, d);
-                if (popcount(p1) <= 1 || popcount(p2) <= 1) continue;
-                mask_t uni = p1 | p2;  /* a position in a base line is a cover line index */
-                if (popcount(uni) != 2) continue;
-                mask_t bit = (mask_t)1 << d;
+                ch_mask_t p1 = ch_unit_pos(e, e->cand, b1, d), p2 = ch_unit_pos(e, e->cand, b2, d);
+                if (ch_popcount(p1) <= 1 || ch_popcount(p2) <= 1) continue;
+                ch_mask_t uni = p1 | p2;  /* a position in a base line is a cover line index */
+                if (ch_popcount(uni) != 2) continue;
+                ch_mask_t bit = (ch_mask_t)1 << d;
                 int nr = 0, np = 0;
                 for (int j = 0; j < n; j++) {
                     if (!(uni >> j & 1)) continue;
                     const int *cc = g->unit_cells + (covers + j) * n;
                     for (int i = 0; i < n; i++) {
                         int q = cc[i];
-                        if ((e->cand[q] & bit) && !cell_in_unit(g, b1, q) && !cell_in_unit(g, b2, q))
+                        if ((e->cand[q] & bit) && !ch_cell_in_unit(g, b1, q) && !ch_cell_in_unit(g, b2, q))
                             rem[nr++] = q * n + d;
                     }
                 }
@@ -1223,120 +1219,120 @@ static void rule_x_wings(Engine *e, const mask_t *src, IVec *out) {
                             par[np++] = q * n + d;
                     }
                 }
-                emit(e, out, rem, nr, par, np, -1, 0);
+                ch_emit(e, out, rem, nr, par, np, -1, 0);
             }
         }
     }
 }
 
-static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int nesting);
-static void engine_free(Engine *e);
-static void engine_run(Engine *e, const uint8_t *values, const mask_t *cand);
-static void engine_sort(Engine *e, int **order, int *norder);
+static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting);
+static void ch_engine_free(ch_Engine *e);
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand);
+static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
 
 /* Removed candidates a nested chaining hint relies on (getRuleParents), in SE's order. */
-static int rule_parents(Engine *e, Engine *in, const Hint *h, const mask_t *src, IVec *out) {
-    const Geo *g = e->g;
+static int ch_rule_parents(ch_Engine *e, ch_Engine *in, const ch_Hint *h, const ch_mask_t *src, ch_IVec *out) {
+    const ch_Geo *g = e->g;
     int n = g->n;
     int gen_out = ++e->gen;
     out->len = 0;
-    IVec todo = {0}, next = {0};
+    ch_IVec todo = {0}, next = {0};
     for (int t = 0; t < h->ntarg; t++) {
         int gen = ++in->gen;
         todo.len = 0;
-        iv_push(&todo, in->targ.a[h->tstart + t]);
+        ch_iv_push(&todo, in->targ.a[h->tstart + t]);
         while (todo.len) {
             next.len = 0;
             for (int i = 0; i < todo.len; i++) {
-                const Node *nd = in->nodes + todo.a[i];
+                const ch_Node *nd = in->nodes + todo.a[i];
                 if (in->stamp[nd->key] == gen) continue;
                 in->stamp[nd->key] = gen;
                 int cause = nd->cause;
-                if (cause == CAUSE_NONE) {
-                    if (h->kind == K_CELL) cause = CAUSE_CELL;
-                    else if (h->kind == K_REGION) cause = h->region;
+                if (cause == CH_CAUSE_NONE) {
+                    if (h->kind == CH_K_CELL) cause = CH_CAUSE_CELL;
+                    else if (h->kind == CH_K_REGION) cause = h->region;
                 }
-                if ((nd->key & 1) && cause != CAUSE_NONE && cause != CAUSE_ADV) {
+                if ((nd->key & 1) && cause != CH_CAUSE_NONE && cause != CH_CAUSE_ADV) {
                     int cand = nd->key >> 1, c = cand / n, d = cand % n;
-                    if (cause == CAUSE_CELL) {
-                        mask_t m = src[c] & ~e->cand[c];
+                    if (cause == CH_CAUSE_CELL) {
+                        ch_mask_t m = src[c] & ~e->cand[c];
                         while (m) {
-                            int v = lowbit(m); m &= m - 1;
+                            int v = ch_lowbit(m); m &= m - 1;
                             int pc = c * n + v;
-                            if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; iv_push(out, pc); }
+                            if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(out, pc); }
                         }
                     } else {
                         /* the unit of the same kind through the cell: the cause unit itself */
                         const int *uc = g->unit_cells + cause * n;
-                        mask_t bit = (mask_t)1 << d;
+                        ch_mask_t bit = (ch_mask_t)1 << d;
                         for (int k = 0; k < n; k++) {
                             int q = uc[k];
                             if ((src[q] & bit) && !(e->cand[q] & bit)) {
                                 int pc = q * n + d;
-                                if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; iv_push(out, pc); }
+                                if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(out, pc); }
                             }
                         }
                     }
                 }
-                for (int k = 0; k < nd->np; k++) iv_push(&next, in->par.a[nd->pstart + k]);
+                for (int k = 0; k < nd->np; k++) ch_iv_push(&next, in->par.a[nd->pstart + k]);
             }
-            IVec tmp = todo; todo = next; next = tmp;
+            ch_IVec tmp = todo; todo = next; next = tmp;
         }
     }
     free(todo.a); free(next.a);
     return out->len;
 }
 
-static void rule_nested(Engine *e, Engine *in, const mask_t *src, IVec *out) {
-    engine_run(in, e->values, e->cand);
+static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch_IVec *out) {
+    ch_engine_run(in, e->values, e->cand);
     if (in->failed) { e->failed = 1; return; }
     int *order = NULL, norder = 0;
-    engine_sort(in, &order, &norder);
-    IVec parents = {0};
+    ch_engine_sort(in, &order, &norder);
+    ch_IVec parents = {0};
     for (int i = 0; i < norder; i++) {
-        const Hint *h = in->hints + order[i];
-        if (!rule_parents(e, in, h, src, &parents)) continue;
-        uint64_t sig = hint_signature(in, h);
-        emit(e, out, in->rem.a + h->rstart, h->nrem, parents.a, parents.len, h->complexity, sig);
+        const ch_Hint *h = in->hints + order[i];
+        if (!ch_rule_parents(e, in, h, src, &parents)) continue;
+        uint64_t sig = ch_hint_signature(in, h);
+        ch_emit(e, out, in->rem.a + h->rstart, h->nrem, parents.a, parents.len, h->complexity, sig);
     }
     free(parents.a);
     free(order);
 }
 
-static void advanced(Engine *e, const mask_t *src, IVec *out) {
+static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     out->len = 0;
-    rule_locking(e, src, out);
+    ch_rule_locking(e, src, out);
     if (out->len) return;
-    rule_hidden_pairs(e, src, out);
+    ch_rule_hidden_pairs(e, src, out);
     if (out->len) return;
-    rule_naked_pairs(e, src, out);
+    ch_rule_naked_pairs(e, src, out);
     if (out->len) return;
-    rule_x_wings(e, src, out);
+    ch_rule_x_wings(e, src, out);
     if (out->len) return;
     if (e->nesting >= 2 && e->ninner == 0) {
-        const Geo *g = e->g;
+        const ch_Geo *g = e->g;
         if (e->nesting < 4) {
-            e->inner[e->ninner++] = engine_new(g, 0, 0, 0, 0);
-            if (e->nesting >= 3) e->inner[e->ninner++] = engine_new(g, 1, 0, 0, 0);
+            e->inner[e->ninner++] = ch_engine_new(g, 0, 0, 0, 0);
+            if (e->nesting >= 3) e->inner[e->ninner++] = ch_engine_new(g, 1, 0, 0, 0);
         } else {
-            e->inner[e->ninner++] = engine_new(g, 1, 1, 0, 0);
-            if (e->nesting >= 5) e->inner[e->ninner++] = engine_new(g, 1, 1, 0, e->nesting - 3);
+            e->inner[e->ninner++] = ch_engine_new(g, 1, 1, 0, 0);
+            if (e->nesting >= 5) e->inner[e->ninner++] = ch_engine_new(g, 1, 1, 0, e->nesting - 3);
         }
         for (int i = 0; i < e->ninner; i++) if (!e->inner[i]) { e->failed = 1; return; }
     }
     for (int i = 0; i < e->ninner; i++) {
-        rule_nested(e, e->inner[i], src, out);
+        ch_rule_nested(e, e->inner[i], src, out);
         if (out->len || e->failed) return;
     }
 }
 
 /* ------------------------------------------------------------------ engine */
 
-static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, int nesting) {
-    Engine *e = calloc(1, sizeof(Engine));
+static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting) {
+    ch_Engine *e = calloc(1, sizeof(ch_Engine));
     if (!e) return NULL;
     e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->nesting = nesting;
-    e->cand = malloc(sizeof(mask_t) * g->ncell);
+    e->cand = malloc(sizeof(ch_mask_t) * g->ncell);
     e->cnt = malloc(sizeof(int) * g->nunit * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
@@ -1344,29 +1340,29 @@ static Engine *engine_new(const Geo *g, int multiple, int dynamic, int nishio, i
     e->stamp = calloc(2 * (size_t)g->ncand, sizeof(int));
     e->scratch = calloc((size_t)g->ncand, sizeof(int));
     e->lookup = malloc(sizeof(int) * g->ncand);
-    /* the pools, each with its sink slot (see node_new) */
-    e->capnodes = 4096; e->nodes = malloc(sizeof(Node) * (e->capnodes + 1));
-    e->caphints = 64; e->hints = malloc(sizeof(Hint) * (e->caphints + 1));
-    e->capclos = 256; e->clos = malloc(sizeof(Closure) * e->capclos);
+    /* the pools, each with its sink slot (see ch_node_new) */
+    e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
+    e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
+    e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
     if (!e->cand || !e->cnt || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
-        engine_free(e);
+        ch_engine_free(e);
         return NULL;
     }
     for (int i = 0; i < g->ncand; i++) e->on_map[i] = e->off_map[i] = e->cache[i] = -1;
     return e;
 }
 
-static void engine_reset(Engine *e) {
+static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
-    set_clear(e);
+    ch_set_clear(e);
     for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
 }
 
-static void engine_free(Engine *e) {
+static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
-    for (int i = 0; i < e->ninner; i++) engine_free(e->inner[i]);
+    for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
     free(e->cand); free(e->cnt); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
@@ -1374,27 +1370,27 @@ static void engine_free(Engine *e) {
     free(e);
 }
 
-static void engine_run(Engine *e, const uint8_t *values, const mask_t *cand) {
-    const Geo *g = e->g;
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand) {
+    const ch_Geo *g = e->g;
     int n = g->n;
-    engine_reset(e);
+    ch_engine_reset(e);
     e->values = values;
-    memcpy(e->cand, cand, sizeof(mask_t) * g->ncell);
+    memcpy(e->cand, cand, sizeof(ch_mask_t) * g->ncell);
     for (int u = 0; u < g->nunit; u++)
         for (int d = 0; d < n; d++) {
-            mask_t bit = (mask_t)1 << d;
+            ch_mask_t bit = (ch_mask_t)1 << d;
             int k = 0;
             for (int i = 0; i < n; i++) if (e->cand[g->unit_cells[u * n + i]] & bit) k++;
             e->cnt[u * n + d] = k;
         }
-    if (e->multiple || e->dynamic) multiple_chains(e);
-    else { loops(e, 0, 1); loops(e, 1, 0); loops(e, 1, 1); }
-    for (int i = 0; i < e->nhints && !e->failed; i++) hint_complexity(e, e->hints + i);
+    if (e->multiple || e->dynamic) ch_multiple_chains(e);
+    else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
+    for (int i = 0; i < e->nhints && !e->failed; i++) ch_hint_complexity(e, e->hints + i);
 }
 
 /* SE's order: difficulty (the unrounded double), complexity, sort key; then discovery order. */
-static int hint_before(const Engine *e, int a, int b) {
-    const Hint *h1 = e->hints + a, *h2 = e->hints + b;
+static int ch_hint_before(const ch_Engine *e, int a, int b) {
+    const ch_Hint *h1 = e->hints + a, *h2 = e->hints + b;
     if (h1->difficulty != h2->difficulty) return h1->difficulty < h2->difficulty;
     if (h1->complexity != h2->complexity) return h1->complexity < h2->complexity;
     if (h1->sort_key != h2->sort_key) return h1->sort_key < h2->sort_key;
@@ -1402,236 +1398,227 @@ static int hint_before(const Engine *e, int a, int b) {
 }
 
 /* Merge sort of hint indexes (no global comparator state: the GIL is released meanwhile). */
-static void sort_hints(const Engine *e, int *a, int *tmp, int len) {
+static void ch_sort_hints(const ch_Engine *e, int *a, int *tmp, int len) {
     if (len < 2) return;
     int mid = len / 2;
-    sort_hints(e, a, tmp, mid);
-    sort_hints(e, a + mid, tmp, len - mid);
+    ch_sort_hints(e, a, tmp, mid);
+    ch_sort_hints(e, a + mid, tmp, len - mid);
     int i = 0, j = mid, k = 0;
-    while (i < mid && j < len) tmp[k++] = hint_before(e, a[j], a[i]) ? a[j++] : a[i++];
+    while (i < mid && j < len) tmp[k++] = ch_hint_before(e, a[j], a[i]) ? a[j++] : a[i++];
     while (i < mid) tmp[k++] = a[i++];
     while (j < len) tmp[k++] = a[j++];
     memcpy(a, tmp, sizeof(int) * len);
 }
 
-static int same_removable(const Engine *e, const Hint *a, const Hint *b) {
+static int ch_same_removable(const ch_Engine *e, const ch_Hint *a, const ch_Hint *b) {
     if (a->nrem != b->nrem) return 0;
-    /* removable lists are sorted except for cycles' (sorted too) and x-wing advanced */
+    /* removable lists are sorted except for cycles' (sorted too) and x-wing ch_advanced */
     return memcmp(e->rem.a + a->rstart, e->rem.a + b->rstart, sizeof(int) * a->nrem) == 0;
 }
 
 /* Sorted, de-duplicated hint order (SE's getHintList then LinkedHashSet). */
-static void engine_sort(Engine *e, int **order, int *norder) {
+static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
     int *ord = malloc(sizeof(int) * (e->nhints + 1));
     if (!ord) { e->failed = 1; *order = NULL; *norder = 0; return; }
     for (int i = 0; i < e->nhints; i++) ord[i] = i;
     int *tmp = malloc(sizeof(int) * (e->nhints + 1));
     if (!tmp) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
-    sort_hints(e, ord, tmp, e->nhints);
+    ch_sort_hints(e, ord, tmp, e->nhints);
     free(tmp);
     int k = 0;
     for (int i = 0; i < e->nhints; i++) {
         int dup = 0;
         for (int j = 0; j < k && !dup; j++)
-            if (same_removable(e, e->hints + ord[j], e->hints + ord[i])) dup = 1;
+            if (ch_same_removable(e, e->hints + ord[j], e->hints + ord[i])) dup = 1;
         if (!dup) ord[k++] = ord[i];
     }
     *order = ord; *norder = k;
 }
 
-/* ------------------------------------------------------------------ Python interface */
+/* ------------------------------------------------------------------ geometry cache */
 
-/* Geometries are built once per shape and kept (a shape's tables are small); past the cache's
- * size a call builds its own and frees it. Only touched while the GIL is held. */
-#define NGEOS 32
-static Geo geos[NGEOS];
-static int ngeos = 0;
+/* A shape's chain tables, built once and kept; threads may race to build them (next_step
+ * releases the GIL), so a slot is published with a compare-and-swap and the loser frees its
+ * copy. */
+#define CH_MAXB (SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE)
+static ch_Geo *_Atomic ch_geos[CH_MAXB + 1][CH_MAXB + 1];
 
-static Geo *get_geo(int br, int bc, int *owned) {
-    *owned = 0;
-    for (int i = 0; i < ngeos; i++) if (geos[i].br == br && geos[i].bc == bc) return geos + i;
-    Geo *g;
-    if (ngeos < NGEOS) g = geos + ngeos;
-    else {
-        g = malloc(sizeof(Geo));
-        if (!g) return NULL;
-        *owned = 1;
+static const ch_Geo *ch_get_geo(int br, int bc) {
+    ch_Geo *g = atomic_load(&ch_geos[br][bc]);
+    if (g) return g;
+    g = malloc(sizeof(ch_Geo));
+    if (!g) return NULL;
+    if (ch_geo_init(g, br, bc)) { ch_geo_free(g); free(g); return NULL; }
+    ch_Geo *expected = NULL;
+    if (!atomic_compare_exchange_strong(&ch_geos[br][bc], &expected, g)) {
+        ch_geo_free(g); free(g);
+        return expected;
     }
-    if (geo_init(g, br, bc)) {
-        geo_free(g);
-        if (*owned) free(g);
-        return NULL;
-    }
-    if (!*owned) ngeos++;
     return g;
 }
 
-static PyObject *export_hint(Engine *e, const Hint *h) {
-    /* The nodes reachable from the targets (by identity: parents are kept exactly),
-     * renumbered 0..k-1 in discovery order. */
-    int *index = malloc(sizeof(int) * (e->nnodes + 1));
-    if (!index) return PyErr_NoMemory();
-    for (int i = 0; i < e->nnodes; i++) index[i] = -1;
-    IVec ids = {0}, todo = {0};
-    for (int t = 0; t < h->ntarg; t++) iv_push(&todo, e->targ.a[h->tstart + t]);
-    for (int head = 0; head < todo.len; head++) {
-        int p = todo.a[head];
-        if (index[p] >= 0) continue;
-        index[p] = ids.len;
-        iv_push(&ids, p);
-        const Node *nd = e->nodes + p;
-        for (int k = 0; k < nd->np; k++) iv_push(&todo, e->par.a[nd->pstart + k]);
+/* ------------------------------------------------------------------ the step */
+
+/* Producer settings, as Sudoku Explainer builds them (logic/chains.py). */
+typedef struct { int multiple, dynamic, nishio, nesting; } ch_spec;
+
+/* Hint kinds as Step.info names them (the decoder in logic/chains.py reads these numbers). */
+static int ch_technique(const ch_Hint *h, ch_spec sp) {
+    if (h->kind == CH_K_CYCLE) return h->x && h->y ? K_XY_CYCLE : (h->y ? K_Y_CYCLE : K_X_CYCLE);
+    if (h->kind == CH_K_FORCING)
+        return h->x && h->y ? K_FORCING_CHAIN : (h->y ? K_FORCING_Y_CHAIN : K_FORCING_X_CHAIN);
+    if (sp.nishio) return K_NISHIO;
+    if (!sp.dynamic) return h->kind == CH_K_CELL ? K_CELL_FORCING_CHAIN : K_REGION_FORCING_CHAIN;
+    if (sp.nesting == 0) return K_DYNAMIC_FORCING_CHAIN;
+    if (sp.nesting == 1) return K_DYNAMIC_FORCING_CHAIN_PLUS;
+    return K_NESTED_2 + sp.nesting - 2;
+}
+
+static int ch_int_cmp(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The spine of a chain (reference: chains.py _spine): the nodes along first parents from the
+ * assumption to ``target``; per node its key, whether its cause is an advanced rule, and the
+ * keys of its other parents. Raw: length, then per node key, adv, m, m keys. */
+static void ch_emit_spine(ch_Engine *e, int target, ch_IVec *tmp, lsink *out) {
+    tmp->len = 0;
+    for (int p = target; p >= 0; p = ch_first_parent(e, p)) ch_iv_push(tmp, p);
+    lstep_info(out, tmp->len);
+    for (int i = tmp->len - 1; i >= 0; i--) {
+        const ch_Node *nd = e->nodes + tmp->a[i];
+        lstep_info(out, nd->key);
+        lstep_info(out, nd->cause == CH_CAUSE_ADV);
+        int m = nd->np > 1 ? nd->np - 1 : 0;
+        lstep_info(out, m);
+        for (int k = 1; k <= m; k++) lstep_info(out, e->nodes[e->par.a[nd->pstart + k]].key);
     }
-    PyObject *nodes = NULL, *targets = NULL, *rem = NULL, *out = NULL;
-    if (out_of_memory) { PyErr_NoMemory(); goto end; }
-    nodes = PyTuple_New(ids.len);
-    if (!nodes) goto end;
-    for (int i = 0; i < ids.len; i++) {
-        const Node *nd = e->nodes + ids.a[i];
-        PyObject *pars = PyTuple_New(nd->np);
-        if (!pars) goto end;
-        for (int k = 0; k < nd->np; k++)
-            PyTuple_SET_ITEM(pars, k, PyLong_FromLong(index[e->par.a[nd->pstart + k]]));
-        PyObject *item = Py_BuildValue("(iiNi)", nd->key, nd->cause, pars, nd->nested_cx);
-        if (!item) goto end;
-        PyTuple_SET_ITEM(nodes, i, item);
+}
+
+/* Emit hint h as a step: the fields chains.py's reference _step makes. */
+static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out) {
+    const ch_Geo *g = e->g;
+    int n = g->n, ncand = g->ncand;
+    int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
+    const int *targets = e->targ.a + h->tstart;
+    double rating = round(h->difficulty * 10.0) / 10.0;
+    lstep_begin(out, ch_technique(h, sp), rating);
+    lstep_complexity(out, h->complexity);
+    /* eliminations, sorted by cell then digit, unique; a placement of an "on" result */
+    int *rem = malloc(sizeof(int) * (size_t)(h->nrem + 1));
+    ch_IVec chain = {0}, tmp = {0};
+    uint64_t *table = NULL;
+    if (!rem) { out->failed = 1; goto end; }
+    memcpy(rem, e->rem.a + h->rstart, sizeof(int) * (size_t)h->nrem);
+    qsort(rem, (size_t)h->nrem, sizeof(int), ch_int_cmp);
+    int placed = -1;
+    if (h->result_key >= 0 && (h->result_key & 1)) {
+        int cand = h->result_key >> 1;
+        placed = cand / n;
+        lstep_place(out, placed, cand % n + 1);
     }
-    targets = PyTuple_New(h->ntarg);
-    if (!targets) goto end;
-    for (int t = 0; t < h->ntarg; t++)
-        PyTuple_SET_ITEM(targets, t, PyLong_FromLong(index[e->targ.a[h->tstart + t]]));
-    rem = PyTuple_New(h->nrem);
-    if (!rem) goto end;
-    for (int i = 0; i < h->nrem; i++)
-        PyTuple_SET_ITEM(rem, i, PyLong_FromLong(e->rem.a[h->rstart + i]));
-    out = Py_BuildValue("(idiiOiiiiiiiOO)", h->kind, h->difficulty, h->complexity, h->sort_key,
-                        rem, h->result_key, h->source, h->region, h->value, h->x, h->y, h->absurd,
-                        targets, nodes);
+    for (int i = 0; i < h->nrem; i++) {
+        if (i && rem[i] == rem[i - 1]) continue;
+        if (rem[i] / n != placed) lstep_elim(out, rem[i] / n, rem[i] % n + 1);
+    }
+    /* cells (first appearance over the chains' nodes), digits (sorted), links (first of each
+     * (cell, digit, cell2, digit2); nodes with more than 6 parents give none) */
+    int gen_cand = ++e->gen;
+    cset seen_cells;
+    cs_clear(&seen_cells, LG_MAXW);
+    dmask digits = 0;
+    int nlinks_max = 0;
+    for (int t = 0; t < ntarg; t++) {
+        ch_ancestors(e, targets[t], &chain);
+        for (int i = 0; i < chain.len; i++) {
+            const ch_Node *nd = e->nodes + chain.a[i];
+            int cand = nd->key >> 1;
+            nlinks_max += nd->np;
+            if (e->scratch[cand] == gen_cand) continue;
+            e->scratch[cand] = gen_cand;
+            digits |= (dmask)1 << (cand % n);
+            if (!cs_has(&seen_cells, cand / n)) {
+                cs_add(&seen_cells, cand / n);
+                lstep_cell(out, cand / n);
+            }
+        }
+    }
+    if (h->kind == CH_K_REGION) lstep_unit(out, h->region);
+    int d0;
+    DM_FOREACH(d0, digits) lstep_digit(out, d0 + 1);
+    size_t tsize = 16;
+    while (tsize < 2 * (size_t)nlinks_max + 2) tsize *= 2;
+    table = calloc(tsize, sizeof(uint64_t));
+    if (!table) { out->failed = 1; goto end; }
+    for (int t = 0; t < ntarg; t++) {
+        ch_ancestors(e, targets[t], &chain);
+        for (int i = 0; i < chain.len; i++) {
+            const ch_Node *nd = e->nodes + chain.a[i];
+            if (nd->np > 6) continue;
+            int cand2 = nd->key >> 1;
+            for (int k = 0; k < nd->np; k++) {
+                int qkey = e->nodes[e->par.a[nd->pstart + k]].key, cand1 = qkey >> 1;
+                uint64_t id = (uint64_t)cand1 * (uint64_t)ncand + (uint64_t)cand2 + 1;
+                size_t slot = (size_t)((id * 0x9e3779b97f4a7c15ULL) >> 20) & (tsize - 1);
+                int dup = 0;
+                while (table[slot]) {
+                    if (table[slot] == id) { dup = 1; break; }
+                    slot = (slot + 1) & (tsize - 1);
+                }
+                if (dup) continue;
+                table[slot] = id;
+                lstep_link(out, cand1 / n, cand1 % n + 1, cand2 / n, cand2 % n + 1,
+                           !(qkey & 1) && (nd->key & 1));
+            }
+        }
+    }
+    /* info: shape, hint kind, nesting, the kind's fields, then the spines */
+    lstep_info(out, g->br);
+    lstep_info(out, g->bc);
+    lstep_info(out, h->kind);
+    lstep_info(out, sp.nesting);
+    int a = 0, b = 0, c = 0;
+    if (h->kind == CH_K_CELL) a = h->source;
+    else if (h->kind == CH_K_REGION) { a = h->region; b = h->value; }
+    else if (h->kind == CH_K_BINARY) { a = h->source >> 1; b = h->source % 2; c = h->absurd; }
+    else if (h->kind == CH_K_FORCING) { a = h->source; b = 1 - (e->nodes[targets[0]].key & 1); }
+    lstep_info(out, a);
+    lstep_info(out, b);
+    lstep_info(out, c);
+    lstep_info(out, ntarg);
+    for (int t = 0; t < ntarg; t++) ch_emit_spine(e, targets[t], &tmp, out);
+    if (ch_out_of_memory) out->failed = 1;
 end:
-    Py_XDECREF(nodes); Py_XDECREF(targets); Py_XDECREF(rem);
-    free(index); free(ids.a); free(todo.a);
-    return out;
+    free(rem); free(table); free(chain.a); free(tmp.a);
+    if (out->failed) lstep_cancel(out);
+    else lstep_end(out);
 }
 
-/* hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)
- * Every argument is checked before use: the shape before anything is computed from it, one
- * value byte (0 or a digit 1..n) and one candidate mask (bits below n only) per cell, and the
- * nesting 0..MAX_NESTING. */
-#define MAX_NESTING 5
-static PyObject *py_hints(PyObject *self, PyObject *args) {
-    (void)self;
-    int br, bc, multiple, dynamic, nishio, nesting, best_only;
-    Py_buffer values;
-    PyObject *cand_seq;
-    if (!PyArg_ParseTuple(args, "iiy*Opppip", &br, &bc, &values, &cand_seq, &multiple, &dynamic,
-                          &nishio, &nesting, &best_only))
-        return NULL;
-    if (br < SUDOKIT_MIN_BOX_SIDE || bc < SUDOKIT_MIN_BOX_SIDE ||
-        br > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE || bc > SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE ||
-        br * bc > SUDOKIT_MAX_SIDE) {
-        PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError,
-                            "invalid shape %dx%d: box sides must be at least %d and the grid side "
-                            "(their product) at most %d",
-                            br, bc, SUDOKIT_MIN_BOX_SIDE, SUDOKIT_MAX_SIDE);
-    }
-    int n = br * bc;
-    if (nesting < 0 || nesting > MAX_NESTING) {
-        PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError, "nesting must be 0..%d, got %d", MAX_NESTING, nesting);
-    }
-    if (values.len != n * n) {
-        PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError, "expected %d values, got %zd", n * n, values.len);
-    }
-    for (int i = 0; i < n * n; i++) {
-        int v = ((const uint8_t *)values.buf)[i];
-        if (v > n) {
-            PyBuffer_Release(&values);
-            return PyErr_Format(PyExc_ValueError, "values: cell %d holds %d, over the largest digit %d", i, v, n);
-        }
-    }
-    PyObject *fast = PySequence_Fast(cand_seq, "cand must be a sequence");
-    if (!fast) { PyBuffer_Release(&values); return NULL; }
-    if (PySequence_Fast_GET_SIZE(fast) != n * n) {
-        Py_DECREF(fast); PyBuffer_Release(&values);
-        return PyErr_Format(PyExc_ValueError, "expected %d candidate masks", n * n);
-    }
-    mask_t *cand = malloc(sizeof(mask_t) * n * n);
-    uint8_t *vals = malloc(n * n);
-    if (!cand || !vals) { free(cand); free(vals); Py_DECREF(fast); PyBuffer_Release(&values); return PyErr_NoMemory(); }
-    memcpy(vals, values.buf, n * n);
-    PyBuffer_Release(&values);
-    mask_t beyond = n < 64 ? ~(((mask_t)1 << n) - 1) : 0;
-    for (int i = 0; i < n * n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
-        if (!PyLong_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "cand: mask %d is not an int", i);
-            free(cand); free(vals); Py_DECREF(fast); return NULL;
-        }
-        cand[i] = (mask_t)PyLong_AsUnsignedLongLong(item);
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "cand: mask %d is not a %d-bit candidate mask", i, n);
-            free(cand); free(vals); Py_DECREF(fast); return NULL;
-        }
-        if (cand[i] & beyond) {
-            PyErr_Format(PyExc_ValueError, "cand: mask %d has bits at or above %d (digits are 1..%d)", i, n, n);
-            free(cand); free(vals); Py_DECREF(fast); return NULL;
-        }
-    }
-    Py_DECREF(fast);
-    out_of_memory = 0;
-    int owned = 0;
-    Geo *g = get_geo(br, bc, &owned);
-    if (!g) { free(cand); free(vals); return PyErr_NoMemory(); }
-    Engine *e = engine_new(g, multiple, dynamic, nishio, nesting);
-    if (!e) {
-        if (owned) { geo_free(g); free(g); }
-        free(cand); free(vals);
-        return PyErr_NoMemory();
-    }
-    int *order = NULL, norder = 0;
-    Py_BEGIN_ALLOW_THREADS
-    engine_run(e, vals, cand);
-    if (!e->failed) engine_sort(e, &order, &norder);
-    Py_END_ALLOW_THREADS
-    PyObject *out = NULL;
-    if (e->failed || out_of_memory) { PyErr_NoMemory(); goto end; }
-    if (best_only && norder > 1) norder = 1;
-    out = PyList_New(norder);
-    if (!out) goto end;
-    for (int i = 0; i < norder; i++) {
-        PyObject *h = export_hint(e, e->hints + order[i]);
-        if (!h) { Py_CLEAR(out); goto end; }
-        PyList_SET_ITEM(out, i, h);
-    }
-end:
-    free(order); free(cand); free(vals);
-    engine_free(e);
-    if (owned) { geo_free(g); free(g); }
-    return out;
+/* Run one producer and emit its cheapest hint (SE's order: unrounded difficulty, complexity,
+ * sort key, discovery). */
+static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
+    const lgeo *lg = s->g;
+    const ch_Geo *g = ch_get_geo(lg->br, lg->bc);
+    if (!g) { out->failed = 1; return; }
+    ch_out_of_memory = 0;
+    ch_Engine *e = ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
+    if (!e) { out->failed = 1; return; }
+    ch_engine_run(e, s->values, s->cand);
+    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
+    int best = -1;
+    for (int i = 0; i < e->nhints; i++)
+        if (best < 0 || ch_hint_before(e, i, best)) best = i;
+    if (best >= 0) ch_emit_step(e, e->hints + best, sp, out);
+    ch_engine_free(e);
 }
 
-static PyMethodDef methods[] = {
-    SUDOKIT_FAULT_METHODS
-    {"hints", py_hints, METH_VARARGS,
-     "hints(box_rows, box_cols, values, cand, multiple, dynamic, nishio, nesting, best_only)\n"
-     "Run one Sudoku Explainer chaining producer; return its hints, cheapest first."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_chains", "Sudoku Explainer's chaining engine (see chains.py).", -1,
-    methods, NULL, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC PyInit__chains(void) {
-    PyObject *m = PyModule_Create(&module);
-    if (m && (PyModule_AddIntConstant(m, "MAX_SIDE", SUDOKIT_MAX_SIDE) < 0 ||
-              PyModule_AddIntConstant(m, "MAX_NESTING", MAX_NESTING) < 0)) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
-}
+static void lf_forcing_chains(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){0, 0, 0, 0}); }
+static void lf_nishio(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){0, 1, 1, 0}); }
+static void lf_multiple_forcing_chains(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 0, 0, 0}); }
+static void lf_dynamic_forcing_chains(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 0}); }
+static void lf_dynamic_forcing_chains_plus(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 1}); }
+static void lf_nested_forcing_chains_2(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 2}); }
+static void lf_nested_forcing_chains_3(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 3}); }
+static void lf_nested_forcing_chains_4(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 4}); }
+static void lf_nested_forcing_chains_5(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){1, 1, 0, 5}); }
