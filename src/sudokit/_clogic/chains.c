@@ -32,8 +32,16 @@ typedef uint64_t ch_mask_t;
 
 enum { CH_K_CYCLE = 0, CH_K_FORCING, CH_K_BINARY, CH_K_CELL, CH_K_REGION };
 
-static int ch_popcount(ch_mask_t m) { return __builtin_popcountll(m); }
-/* Exactly two bits set (cheaper than a ch_popcount on CPUs without the instruction). */
+/* A popcount that stays inline (__builtin_popcountll is a libgcc call without -mpopcnt). */
+static inline int ch_popcount(ch_mask_t m) {
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+/* More than one bit set. */
+static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
+/* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
 static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
 static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
@@ -50,11 +58,13 @@ typedef struct {
     int *locking;     /* nlock * 2: crossing (unit1, unit2) in SE's order */
     int npairs;
     int *pairs;       /* npairs * 2: (i, j), i < j, in SE's Permutations order */
+    int *unit_index;  /* ncell * 3: the cell's index in each of its se_units */
+    ch_mask_t *lock_in;  /* nlock * 2: the indexes of unit1 inside unit2, of unit2 inside unit1 */
 } ch_Geo;
 
 static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
-    free(g->locking); free(g->pairs);
+    free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in);
 }
 
 static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
@@ -73,6 +83,9 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
     g->peer_unit = malloc(sizeof(int) * g->ncell * g->npeer);
     g->npairs = n * (n - 1) / 2;
     g->pairs = malloc(sizeof(int) * 2 * (g->npairs + 1));
+    g->unit_index = malloc(sizeof(int) * 3 * n * n);
+    g->lock_in = malloc(sizeof(ch_mask_t) * 2 * (4 * n * n + 1));
+    if (!g->unit_index || !g->lock_in) return -1;
     g->locking = malloc(sizeof(int) * 2 * (4 * n * n + 1));
     if (!g->unit_cells || !g->se_units || !g->peers || !g->peer_unit || !g->pairs || !g->locking)
         return -1;
@@ -125,6 +138,20 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
                 if (cross) { g->locking[2 * k] = u1; g->locking[2 * k + 1] = u2; k++; }
             }
     g->nlock = k;
+    for (int c = 0; c < g->ncell; c++)
+        for (int t = 0; t < 3; t++) {
+            int u = g->se_units[3 * c + t];
+            for (int i = 0; i < n; i++) if (g->unit_cells[u * n + i] == c) g->unit_index[3 * c + t] = i;
+        }
+    for (k = 0; k < g->nlock; k++) {
+        int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
+        ch_mask_t in1 = 0, in2 = 0;
+        for (int i = 0; i < n; i++) {
+            if (ch_cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) in1 |= (ch_mask_t)1 << i;
+            if (ch_cell_in_unit(g, u1, g->unit_cells[u2 * n + i])) in2 |= (ch_mask_t)1 << i;
+        }
+        g->lock_in[2 * k] = in1; g->lock_in[2 * k + 1] = in2;
+    }
     return 0;
 }
 
@@ -137,7 +164,7 @@ typedef struct { int *a; int len, cap; } ch_IVec;
  * read back from what was really stored) and py_hints raises MemoryError instead of answering. */
 static _Thread_local int ch_out_of_memory;
 
-/* Make room for `extra` more ints.  Return 0, or -1 (and flag ch_out_of_memory) when memory ran
+/* Make room for `extra` more ints.  Return 0, or -1 (and flag out_of_memory) when memory ran
  * out; the vector is then unchanged. */
 static int ch_iv_reserve(ch_IVec *v, int extra) {
     if (v->len + extra <= v->cap) return 0;
@@ -152,14 +179,14 @@ static int ch_iv_reserve(ch_IVec *v, int extra) {
     return 0;
 }
 
-/* Append x.  Return 0, or -1 (vector unchanged, ch_out_of_memory set). */
+/* Append x.  Return 0, or -1 (vector unchanged, out_of_memory set). */
 static int ch_iv_push(ch_IVec *v, int x) {
     if (ch_iv_reserve(v, 1)) return -1;
     v->a[v->len++] = x;
     return 0;
 }
 
-/* Append the pair (x, y), both or neither.  Return 0, or -1 as ch_iv_push. */
+/* Append the pair (x, y), both or neither.  Return 0, or -1 as iv_push. */
 static int ch_iv_push2(ch_IVec *v, int x, int y) {
     if (ch_iv_reserve(v, 2)) return -1;
     v->a[v->len++] = x;
@@ -201,7 +228,11 @@ struct ch_Engine {
     /* the grid (scratch while chaining) */
     const uint8_t *values;
     ch_mask_t *cand;
-    int *cnt;               /* nunit * n: places of digit d in unit u */
+    ch_mask_t *pos;         /* nunit * n: places of digit d in unit u (bit i: unit cell i) */
+    ch_mask_t *src_buf, *srcpos;  /* do_chaining's copies of cand and pos at its start */
+    int *empties;           /* nunit: empty cells of each unit */
+    int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
+    ch_IVec qon, qoff, adv; /* do_chaining's queues */
     /* node pool */
     ch_Node *nodes; int nnodes, capnodes;
     ch_IVec par;
@@ -229,7 +260,7 @@ struct ch_Engine {
 /* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
  * (a "sink", overwritten each time; the next node made takes that slot), so callers always get
  * a well-formed node and the engine runs out with e->failed set.  Closures have a sink of their
- * own (id -1, see ch_clos_at); hints are simply not made.  ch_engine_new allocates every pool, so
+ * own (id -1, see clos_at); hints are simply not made.  engine_new allocates every pool, so
  * none is ever NULL.  tests/test_c_faults.py fails each allocation in turn under ASan. */
 static int ch_node_new(ch_Engine *e, int key, int cause) {
     ch_Node *nd;
@@ -268,7 +299,7 @@ static int ch_first_parent(const ch_Engine *e, int node) {
 typedef struct { int key, cause; } ch_Proto;
 
 #define CH_MAX_PROTO 256
-/* ch_on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
+/* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
 _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for SUDOKIT_MAX_SIDE");
 
 /* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" node p, in its order
@@ -305,18 +336,13 @@ static int ch_off_to_on(const ch_Engine *e, int p, int y_links, int x_links, ch_
         }
     }
     if (x_links) {
-        ch_mask_t bit = (ch_mask_t)1 << d;
         int k0 = k;
         for (int t = 0; t < 3; t++) {
             int u = g->se_units[3 * c + t];
-            if (e->cnt[u * n + d] != 2) continue;
-            const int *uc = g->unit_cells + u * n;
-            int other = -1;
-            for (int i = 0; i < n; i++) {
-                int q = uc[i];
-                if (q != c && (e->cand[q] & bit)) { other = q; break; }
-            }
-            if (other < 0) continue;  /* p itself is not a place: cannot happen */
+            ch_mask_t pm = e->pos[u * n + d];
+            if (!ch_two_bits(pm)) continue;
+            pm &= ~((ch_mask_t)1 << g->unit_index[3 * c + t]);
+            int other = g->unit_cells[u * n + ch_lowbit(pm)];
             int key = (other * n + d) * 2 + 1, dup = 0;
             for (int s = k0; s < k; s++) if (out[s].key == key) dup = 1;
             if (dup) continue;
@@ -343,11 +369,11 @@ static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) 
                 ch_node_parent(e, q, e->off_map[c * n + v]);
             }
         } else {
-            ch_mask_t bit = (ch_mask_t)1 << d;
             const int *uc = g->unit_cells + pr.cause * n;
-            for (int i = 0; i < n; i++) {
-                int r = uc[i];
-                if ((src[r] & bit) && !(e->cand[r] & bit)) ch_node_parent(e, q, e->off_map[r * n + d]);
+            ch_mask_t gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
+            while (gone) {
+                int i = ch_lowbit(gone); gone &= gone - 1;
+                ch_node_parent(e, q, e->off_map[uc[i] * n + d]);
             }
         }
     }
@@ -369,8 +395,8 @@ static void ch_remove_cand(ch_Engine *e, int cand) {
     ch_mask_t bit = (ch_mask_t)1 << d;
     if (!(e->cand[c] & bit)) return;
     e->cand[c] &= ~bit;
-    const int *su = g->se_units + 3 * c;
-    e->cnt[su[0] * n + d]--; e->cnt[su[1] * n + d]--; e->cnt[su[2] * n + d]--;
+    const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
+    for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] &= ~((ch_mask_t)1 << ui[t]);
 }
 
 /* ------------------------------------------------------------------ sets */
@@ -731,13 +757,14 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
-    ch_mask_t *src = malloc(sizeof(ch_mask_t) * ncell);
-    int *cnt_save = malloc(sizeof(int) * nu * n);
-    if (!src || !cnt_save) { free(src); free(cnt_save); e->failed = 1; return 0; }
+    /* the engine's buffers: do_chaining never runs inside itself on one engine (nested
+     * chains run in inner engines) */
+    ch_mask_t *src = e->src_buf;
     memcpy(src, e->cand, sizeof(ch_mask_t) * ncell);
-    memcpy(cnt_save, e->cnt, sizeof(int) * nu * n);
+    memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * nu * n);
     int y_links = !e->nishio, found = 0;
-    ch_IVec qon = {0}, qoff = {0}, adv = {0};
+    ch_IVec qon = e->qon, qoff = e->qoff, adv = e->adv;
+    qon.len = qoff.len = adv.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int hon = 0, hoff = 0;
     for (int i = 0; i < e->on_ord.len; i++) ch_iv_push(&qon, e->on_map[e->on_ord.a[i]]);
@@ -787,8 +814,8 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     }
 done:
     memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
-    memcpy(e->cnt, cnt_save, sizeof(int) * nu * n);
-    free(src); free(cnt_save); free(qon.a); free(qoff.a); free(adv.a);
+    memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
+    e->qon = qon; e->qoff = qoff; e->adv = adv;
     return found;
 }
 
@@ -914,7 +941,7 @@ static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
     int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
-        int card = e->cnt[u * n + d];
+        int card = ch_popcount(e->pos[u * n + d]);
         if (!(card == 2 || (e->multiple && card > 2))) continue;
         const int *uc = g->unit_cells + u * n;
         int first = -1;
@@ -1041,18 +1068,9 @@ static void ch_multiple_chains(ch_Engine *e) {
     }
 }
 
-/* ------------------------------------------------------------------ ch_advanced rules */
+/* ------------------------------------------------------------------ advanced rules */
 
-/* Positions of digit d in unit u, as a mask over the unit's index. */
-static ch_mask_t ch_unit_pos(const ch_Engine *e, const ch_mask_t *cand, int u, int d) {
-    const ch_Geo *g = e->g;
-    const int *uc = g->unit_cells + u * g->n;
-    ch_mask_t bit = (ch_mask_t)1 << d, out = 0;
-    for (int i = 0; i < g->n; i++) if (cand[uc[i]] & bit) out |= (ch_mask_t)1 << i;
-    return out;
-}
-
-/* One ch_advanced hint: its removable candidates and the removed candidates it relies on. */
+/* One advanced hint: its removable candidates and the removed candidates it relies on. */
 static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const int *parents, int npar,
                  int nested_cx, uint64_t nested_sig) {
     if (!npar) return;
@@ -1066,42 +1084,26 @@ static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const 
 }
 
 static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+    (void)src;  /* the removed places come from srcpos */
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
     for (int k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
+        ch_mask_t in1 = g->lock_in[2 * k], in2 = g->lock_in[2 * k + 1];
         for (int d = 0; d < n; d++) {
-            ch_mask_t bit = (ch_mask_t)1 << d;
-            int cnt = 0, inside = 1;
-            for (int i = 0; i < n; i++)
-                if (e->cand[c1[i]] & bit) {
-                    cnt++;
-                    if (!ch_cell_in_unit(g, u2, c1[i])) { inside = 0; break; }
-                }
-            if (cnt <= 1 || !inside) continue;
+            ch_mask_t p1 = e->pos[u1 * n + d];
+            if (!ch_many(p1) || (p1 & ~in1)) continue;
+            ch_mask_t r2 = e->pos[u2 * n + d] & ~in2;
+            if (!r2) continue;
             int nr = 0, np = 0;
-            for (int i = 0; i < n; i++) {
-                int q = c2[i];
-                if (!ch_cell_in_unit(g, u1, q) && (e->cand[q] & bit)) rem[nr++] = q * n + d;
-            }
-            if (!nr) continue;
-            for (int i = 0; i < n; i++) {
-                int q = c1[i];
-                if ((src[q] & bit) && !(e->cand[q] & bit) && !ch_cell_in_unit(g, u2, q))
-                    par[np++] = q * n + d;
-            }
+            while (r2) { int i = ch_lowbit(r2); r2 &= r2 - 1; rem[nr++] = c2[i] * n + d; }
+            ch_mask_t gone = e->srcpos[u1 * n + d] & ~p1 & ~in1;
+            while (gone) { int i = ch_lowbit(gone); gone &= gone - 1; par[np++] = c1[i] * n + d; }
             ch_emit(e, out, rem, nr, par, np, -1, 0);
         }
     }
-}
-
-static int ch_empty_count(const ch_Engine *e, int u) {
-    const ch_Geo *g = e->g;
-    int k = 0;
-    for (int i = 0; i < g->n; i++) if (!e->values[g->unit_cells[u * g->n + i]]) k++;
-    return k;
 }
 
 static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
@@ -1112,14 +1114,14 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);  /* boxes, columns, rows */
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
-            if (ch_empty_count(e, u) <= 4) continue;
+            if (e->empties[u] <= 4) continue;
             const int *uc = g->unit_cells + u * n;
             for (int k = 0; k < g->npairs; k++) {
                 int a = g->pairs[2 * k], b = g->pairs[2 * k + 1];
-                ch_mask_t pa = ch_unit_pos(e, e->cand, u, a), pb = ch_unit_pos(e, e->cand, u, b);
-                if (ch_popcount(pa) <= 1 || ch_popcount(pb) <= 1) continue;
+                ch_mask_t pa = e->pos[u * n + a], pb = e->pos[u * n + b];
+                if (!ch_many(pa) || !ch_many(pb)) continue;
                 ch_mask_t uni = pa | pb;
-                if (ch_popcount(uni) != 2) continue;
+                if (!ch_two_bits(uni)) continue;
                 ch_mask_t pair = ((ch_mask_t)1 << a) | ((ch_mask_t)1 << b);
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
@@ -1149,14 +1151,14 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
         int base = t == 0 ? 2 * n : (t == 1 ? n : 0);
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
-            if (ch_empty_count(e, u) < 4) continue;
+            if (e->empties[u] < 4) continue;
             const int *uc = g->unit_cells + u * n;
             for (int k = 0; k < g->npairs; k++) {
                 int ca = uc[g->pairs[2 * k]], cb = uc[g->pairs[2 * k + 1]];
                 ch_mask_t ma = e->cand[ca], mb = e->cand[cb];
-                if (ch_popcount(ma) <= 1 || ch_popcount(mb) <= 1) continue;
+                if (!ch_many(ma) || !ch_many(mb)) continue;
                 ch_mask_t uni = ma | mb;
-                if (ch_popcount(uni) != 2) continue;
+                if (!ch_two_bits(uni)) continue;
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
                     int q = uc[i];
@@ -1180,18 +1182,17 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
-    int placed[SUDOKIT_MAX_SIDE] = {0};
-    for (int c = 0; c < g->ncell; c++) if (e->values[c]) placed[e->values[c] - 1]++;
+    const int *placed = e->placed;
     for (int t = 0; t < 2; t++) {
         int bases = t == 0 ? n : 0, covers = t == 0 ? 0 : n;  /* columns/rows, then rows/cols */
         for (int k = 0; k < g->npairs; k++) {
             int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
             for (int d = 0; d < n; d++) {
                 if (placed[d] + 4 > n) continue;
-                ch_mask_t p1 = ch_unit_pos(e, e->cand, b1, d), p2 = ch_unit_pos(e, e->cand, b2, d);
-                if (ch_popcount(p1) <= 1 || ch_popcount(p2) <= 1) continue;
+                ch_mask_t p1 = e->pos[b1 * n + d], p2 = e->pos[b2 * n + d];
+                if (!ch_many(p1) || !ch_many(p2)) continue;
                 ch_mask_t uni = p1 | p2;  /* a position in a base line is a cover line index */
-                if (ch_popcount(uni) != 2) continue;
+                if (!ch_two_bits(uni)) continue;
                 ch_mask_t bit = (ch_mask_t)1 << d;
                 int nr = 0, np = 0;
                 for (int j = 0; j < n; j++) {
@@ -1333,18 +1334,21 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     if (!e) return NULL;
     e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->nesting = nesting;
     e->cand = malloc(sizeof(ch_mask_t) * g->ncell);
-    e->cnt = malloc(sizeof(int) * g->nunit * g->n);
+    e->pos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
+    e->srcpos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
+    e->src_buf = malloc(sizeof(ch_mask_t) * g->ncell);
+    e->empties = malloc(sizeof(int) * g->nunit);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
     e->cache = malloc(sizeof(int) * g->ncand);
     e->stamp = calloc(2 * (size_t)g->ncand, sizeof(int));
     e->scratch = calloc((size_t)g->ncand, sizeof(int));
     e->lookup = malloc(sizeof(int) * g->ncand);
-    /* the pools, each with its sink slot (see ch_node_new) */
+    /* the pools, each with its sink slot (see node_new) */
     e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
     e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
-    if (!e->cand || !e->cnt || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
+    if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
         ch_engine_free(e);
         return NULL;
@@ -1363,7 +1367,8 @@ static void ch_engine_reset(ch_Engine *e) {
 static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
-    free(e->cand); free(e->cnt); free(e->on_map); free(e->off_map); free(e->cache);
+    free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
+    free(e->qon.a); free(e->qoff.a); free(e->adv.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
     free(e->targ.a); free(e->clos); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
@@ -1376,13 +1381,19 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
     ch_engine_reset(e);
     e->values = values;
     memcpy(e->cand, cand, sizeof(ch_mask_t) * g->ncell);
-    for (int u = 0; u < g->nunit; u++)
-        for (int d = 0; d < n; d++) {
-            ch_mask_t bit = (ch_mask_t)1 << d;
-            int k = 0;
-            for (int i = 0; i < n; i++) if (e->cand[g->unit_cells[u * n + i]] & bit) k++;
-            e->cnt[u * n + d] = k;
+    memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
+    memset(e->empties, 0, sizeof(int) * g->nunit);
+    memset(e->placed, 0, sizeof e->placed);
+    for (int c = 0; c < g->ncell; c++) {
+        const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
+        if (values[c]) e->placed[values[c] - 1]++;
+        else for (int t = 0; t < 3; t++) e->empties[su[t]]++;
+        ch_mask_t m = e->cand[c];
+        while (m) {
+            int d = ch_lowbit(m); m &= m - 1;
+            for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] |= (ch_mask_t)1 << ui[t];
         }
+    }
     if (e->multiple || e->dynamic) ch_multiple_chains(e);
     else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
     for (int i = 0; i < e->nhints && !e->failed; i++) ch_hint_complexity(e, e->hints + i);
@@ -1412,7 +1423,7 @@ static void ch_sort_hints(const ch_Engine *e, int *a, int *tmp, int len) {
 
 static int ch_same_removable(const ch_Engine *e, const ch_Hint *a, const ch_Hint *b) {
     if (a->nrem != b->nrem) return 0;
-    /* removable lists are sorted except for cycles' (sorted too) and x-wing ch_advanced */
+    /* removable lists are sorted except for cycles' (sorted too) and x-wing advanced */
     return memcmp(e->rem.a + a->rstart, e->rem.a + b->rstart, sizeof(int) * a->nrem) == 0;
 }
 
