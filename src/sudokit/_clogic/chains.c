@@ -60,11 +60,13 @@ typedef struct {
     int *pairs;       /* npairs * 2: (i, j), i < j, in SE's Permutations order */
     int *unit_index;  /* ncell * 3: the cell's index in each of its se_units */
     ch_mask_t *lock_in;  /* nlock * 2: the indexes of unit1 inside unit2, of unit2 inside unit1 */
+    ch_mask_t *skip;     /* ncell * 3: per se_unit of the cell, the indexes that are not its
+                            peers there (box: the cell; row, column: the cells in its box) */
 } ch_Geo;
 
 static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
-    free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in);
+    free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in); free(g->skip);
 }
 
 static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
@@ -85,7 +87,8 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
     g->pairs = malloc(sizeof(int) * 2 * (g->npairs + 1));
     g->unit_index = malloc(sizeof(int) * 3 * n * n);
     g->lock_in = malloc(sizeof(ch_mask_t) * 2 * (4 * n * n + 1));
-    if (!g->unit_index || !g->lock_in) return -1;
+    g->skip = malloc(sizeof(ch_mask_t) * 3 * n * n);
+    if (!g->unit_index || !g->lock_in || !g->skip) return -1;
     g->locking = malloc(sizeof(int) * 2 * (4 * n * n + 1));
     if (!g->unit_cells || !g->se_units || !g->peers || !g->peer_unit || !g->pairs || !g->locking)
         return -1;
@@ -143,6 +146,16 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
             int u = g->se_units[3 * c + t];
             for (int i = 0; i < n; i++) if (g->unit_cells[u * n + i] == c) g->unit_index[3 * c + t] = i;
         }
+    for (int c = 0; c < g->ncell; c++) {
+        int b = g->se_units[3 * c];
+        g->skip[3 * c] = (ch_mask_t)1 << g->unit_index[3 * c];
+        for (int t = 1; t < 3; t++) {
+            int u = g->se_units[3 * c + t];
+            ch_mask_t m = 0;
+            for (int i = 0; i < n; i++) if (ch_cell_in_unit(g, b, g->unit_cells[u * n + i])) m |= (ch_mask_t)1 << i;
+            g->skip[3 * c + t] = m;
+        }
+    }
     for (k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         ch_mask_t in1 = 0, in2 = 0;
@@ -255,6 +268,7 @@ struct ch_Engine {
     /* inner engines for nested chains */
     ch_Engine *inner[2]; int ninner;
     int failed;
+    int best_only;          /* the caller computes complexities itself (ch_find) */
 };
 
 /* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
@@ -314,10 +328,18 @@ static int ch_on_to_off(const ch_Engine *e, int p, int y_links, ch_Proto *out) {
             out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
         }
     }
-    ch_mask_t bit = (ch_mask_t)1 << d;
-    const int *pp = g->peers + c * g->npeer, *pu = g->peer_unit + c * g->npeer;
-    for (int i = 0; i < g->npeer; i++)
-        if (e->cand[pp[i]] & bit) { out[k].key = (pp[i] * n + d) * 2; out[k++].cause = pu[i]; }
+    /* the peers in SE's order (box, then row and column outside the box), from the places */
+    const int *su = g->se_units + 3 * c;
+    const ch_mask_t *skip = g->skip + 3 * c;
+    for (int t = 0; t < 3; t++) {
+        int u = su[t];
+        const int *uc = g->unit_cells + u * n;
+        ch_mask_t m = e->pos[u * n + d] & ~skip[t];
+        while (m) {
+            int i = ch_lowbit(m); m &= m - 1;
+            out[k].key = (uc[i] * n + d) * 2; out[k++].cause = u;
+        }
+    }
     return k;
 }
 
@@ -1396,7 +1418,8 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
     }
     if (e->multiple || e->dynamic) ch_multiple_chains(e);
     else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
-    for (int i = 0; i < e->nhints && !e->failed; i++) ch_hint_complexity(e, e->hints + i);
+    if (!e->best_only)
+        for (int i = 0; i < e->nhints && !e->failed; i++) ch_hint_complexity(e, e->hints + i);
 }
 
 /* SE's order: difficulty (the unrounded double), complexity, sort key; then discovery order. */
@@ -1606,6 +1629,40 @@ end:
     else lstep_end(out);
 }
 
+/* The smallest node count k at which a hint of rating ``base`` can no longer come before the
+ * best so far (difficulty dbest, complexity cbest): base + bonus(k) above dbest, or equal with
+ * k above cbest. The bonus grows with k, so this is a binary search. */
+static int ch_prune_at(double base, double dbest, int cbest) {
+    int lo = 0, hi = 1 << 24;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        double d = base + ch_length_bonus(mid);
+        if (d > dbest || (d == dbest && mid > cbest)) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* getAncestorCount, stopping once ``cap`` distinct keys are counted (returns cap then). */
+static int ch_ancestors_capped(ch_Engine *e, int node, int cap) {
+    int gen = ++e->gen;
+    ch_IVec *todo = &e->bfs_a, *next = &e->bfs_b;
+    todo->len = 0; ch_iv_push(todo, node);
+    int count = 0;
+    while (todo->len) {
+        next->len = 0;
+        for (int i = 0; i < todo->len; i++) {
+            const ch_Node *nd = e->nodes + todo->a[i];
+            if (e->stamp[nd->key] == gen) continue;
+            e->stamp[nd->key] = gen;
+            if (++count >= cap) return cap;
+            for (int k = 0; k < nd->np; k++) ch_iv_push(next, e->par.a[nd->pstart + k]);
+        }
+        ch_IVec *t = todo; todo = next; next = t;
+    }
+    return count;
+}
+
 /* Run one producer and emit its cheapest hint (SE's order: unrounded difficulty, complexity,
  * sort key, discovery). */
 static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
@@ -1615,11 +1672,26 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
     ch_out_of_memory = 0;
     ch_Engine *e = ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
     if (!e) { out->failed = 1; return; }
+    e->best_only = 1;
     ch_engine_run(e, s->values, s->cand);
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
+    /* the cheapest hint; a hint's node count is only counted in full while it can still be
+     * the cheapest (its lower bound, the count so far, decides) */
     int best = -1;
-    for (int i = 0; i < e->nhints; i++)
+    for (int i = 0; i < e->nhints && !e->failed; i++) {
+        ch_Hint *h = e->hints + i;
+        if (best >= 0) {
+            const ch_Hint *b = e->hints + best;
+            int cap = ch_prune_at(h->base, b->difficulty, b->complexity), flat = 0;
+            int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
+            for (int t = 0; t < ntarg && flat < cap; t++)
+                flat += ch_ancestors_capped(e, e->targ.a[h->tstart + t], cap - flat);
+            if (flat >= cap) continue;
+        }
+        ch_hint_complexity(e, h);
         if (best < 0 || ch_hint_before(e, i, best)) best = i;
+    }
+    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
     if (best >= 0) ch_emit_step(e, e->hints + best, sp, out);
     ch_engine_free(e);
 }
