@@ -246,6 +246,7 @@ struct ch_Engine {
     int *empties;           /* nunit: empty cells of each unit */
     int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
     ch_IVec qon, qoff, adv; /* do_chaining's queues */
+    ch_IVec pon, poff, ucycles, uchains;  /* the static chains' queues and findings */
     /* node pool */
     ch_Node *nodes; int nnodes, capnodes;
     ch_IVec par;
@@ -573,7 +574,8 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 static int ch_is_parent_key(const ch_Engine *e, int child, int key);
 
 static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVec *cycles) {
-    ch_IVec pon = {0}, poff = {0};
+    ch_IVec pon = e->pon, poff = e->poff;  /* the engine's buffers: never nested */
+    pon.len = poff.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int skey = e->nodes[src].key;
     int pushed = ++e->gen;  /* stamp[key] == pushed: that "off" was queued (may be an ancestor) */
@@ -609,7 +611,7 @@ static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVe
         if (e->failed) break;
     }
     ch_set_clear(e);
-    free(pon.a); free(poff.a);
+    e->pon = pon; e->poff = poff;
 }
 
 /* Forcing chains from ``src`` (on or off); found targets are appended to ``chains`` unless a
@@ -620,7 +622,8 @@ static int ch_chain_seen(const ch_Engine *e, const ch_IVec *chains, int key) {
 }
 
 static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *chains) {
-    ch_IVec pon = {0}, poff = {0};
+    ch_IVec pon = e->pon, poff = e->poff;  /* the engine's buffers: never nested */
+    pon.len = poff.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int skey = e->nodes[src].key;
     ch_set_clear(e);
@@ -658,7 +661,7 @@ static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *ch
         if (e->failed) break;
     }
     ch_set_clear(e);
-    free(pon.a); free(poff.a);
+    e->pon = pon; e->poff = poff;
 }
 
 static int ch_reversed_cycle(ch_Engine *e, int dst_on) {
@@ -743,7 +746,8 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     int n = e->g->n, c = cand / n;
     if (ch_popcount(e->cand[c]) > 2 && !x_links) return;
     int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
-    ch_IVec cycles = {0}, chains = {0};
+    ch_IVec cycles = e->ucycles, chains = e->uchains;  /* the engine's buffers */
+    cycles.len = chains.len = 0;
     int p_on = ch_node_new(e, cand * 2 + 1, CH_CAUSE_NONE);
     ch_do_cycles(e, p_on, y_links, x_links, &cycles);
     if (x_links) {
@@ -753,7 +757,7 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     }
     for (int i = 0; i < cycles.len; i++) ch_cycle_hint(e, cycles.a[i], y_links, x_links);
     for (int i = 0; i < chains.len; i++) ch_forcing_hint(e, chains.a[i], y_links, x_links);
-    free(cycles.a); free(chains.a);
+    e->ucycles = cycles; e->uchains = chains;
     if (e->nhints == h0) { e->nnodes = mark; e->par.len = pmark; }  /* nothing kept them */
 }
 
@@ -1390,7 +1394,8 @@ static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
-    free(e->qon.a); free(e->qoff.a); free(e->adv.a); free(e->on_map); free(e->off_map); free(e->cache);
+    free(e->qon.a); free(e->qoff.a); free(e->adv.a);
+    free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
     free(e->targ.a); free(e->clos); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
@@ -1677,12 +1682,17 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
     /* the cheapest hint; a hint's node count is only counted in full while it can still be
      * the cheapest (its lower bound, the count so far, decides) */
-    int best = -1;
+    int best = -1, cap = 0, cap_best = -1;
+    double cap_base = -1.0;
     for (int i = 0; i < e->nhints && !e->failed; i++) {
         ch_Hint *h = e->hints + i;
         if (best >= 0) {
             const ch_Hint *b = e->hints + best;
-            int cap = ch_prune_at(h->base, b->difficulty, b->complexity), flat = 0;
+            if (cap_best != best || cap_base != h->base) {  /* bases repeat: keep the last cap */
+                cap = ch_prune_at(h->base, b->difficulty, b->complexity);
+                cap_best = best; cap_base = h->base;
+            }
+            int flat = 0;
             int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
             for (int t = 0; t < ntarg && flat < cap; t++)
                 flat += ch_ancestors_capped(e, e->targ.a[h->tstart + t], cap - flat);
