@@ -13,28 +13,23 @@ Terms:
 
 from __future__ import annotations
 
-import csv
 import json
-import os
-import re
-import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import chain, islice, repeat
-from typing import NamedTuple, TextIO
+from typing import NamedTuple
 
 from .._grid import Grid, conflict_reason
 from .._parallel import ordered_map
 from .._shape import Shape
-from .._text import shared_shape
 from ..canon import Canonical, canonical, canonical_many, ids_of_canonical
 from ..difficulty import Rated
 from ..engine import search_batch, unique_solution
 from ..errors import NotUniqueError
-from ..formats import PuzzleSource, Record, _record, _stated_shape, read_puzzles
+from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, raw_pieces
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
+from ..output import stated_facts
 from ..rating import Level, Rating, hodoku, rate
 
 __all__ = [
@@ -90,27 +85,17 @@ class Entry(NamedTuple):
         return dict(zip(ROW_COLUMNS, self.values(), strict=True))
 
     def values(self) -> tuple[object, ...]:
-        """The values of :data:`ROW_COLUMNS`, in that order."""
+        """The values of :data:`ROW_COLUMNS`, in that order (slices of the tuple: the bank
+        makes one a stored puzzle)."""
+        seed = self[16]
         return (
-            self.id,
-            self.shape,
-            self.puzzle,
-            self.solution,
-            self.shown,
-            self.clues,
-            self.symmetry,
-            self.minimal,
-            self.er,
-            self.ep,
-            self.ed,
-            _level_name(self.er),
-            self.hodoku_level,
-            self.hodoku_score,
-            self.hardest,
-            self.techniques is not None,  # path_known
-            self.source,
-            None if self.seed is None else str(self.seed),
-            self.index,  # seq
+            *self[:11],  # id ... ed
+            _level_name(self[8]),  # er
+            *self[11:14],  # hodoku_level, hodoku_score, hardest
+            self[14] is not None,  # path_known: techniques known
+            self[15],  # source
+            None if seed is None else str(seed),
+            self[17],  # index: seq
         )
 
 
@@ -194,12 +179,6 @@ class Refusal:
     message: str
 
 
-#: The facts a record's text states: sudokit's ``key=value`` comments and SE's
-#: ``ED=ER/EP/ED`` (after the puzzle, as ``sudokit rate`` writes, or as ``rating=ED=…``).
-_FACTS = re.compile(
-    r"\b(index|seed|minimal|hardest)=([\w.\-]+)"
-    r"|\bED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)"
-)
 _YES = {"yes": True, "no": False, True: True, False: False}
 
 
@@ -254,57 +233,22 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
 
 
 def _stated_in_text(text: str) -> Stated:
-    """What a comment (sudokit's, else the line: SE's form) states; the same as the general
-    path of :func:`stated_of` for a dict of these keys, the last of each key counting."""
-    facts: dict[str, str] = {}
-    rating: tuple[str, str, str] | None = None
-    for key, value, er, ep, ed in _FACTS.findall(text):
-        if key:
-            facts[key] = value
-        else:
-            rating = (er, ep, ed)
+    """What a comment (sudokit's, else the line: SE's form) states (the grammar is
+    :func:`sudokit.output.stated_facts`); the same as the general path of :func:`stated_of`
+    for a dict of these keys. A rating counts when complete (ER, EP and ED)."""
+    facts = stated_facts(text)
+    er, ep, ed = facts.get("er"), facts.get("ep"), facts.get("ed")
     seed = _number(facts.get("seed"), int)
     index = _number(facts.get("index"), int)
     return Stated(
-        er=float(rating[0]) if rating else None,
-        ep=float(rating[1]) if rating else None,
-        ed=float(rating[2]) if rating else None,
+        er=float(er) if er is not None and ep is not None else None,
+        ep=float(ep) if ep is not None else None,
+        ed=float(ed) if ed is not None else None,
         hardest=facts.get("hardest") or None,
         minimal=_YES.get(facts.get("minimal", "")),
         seed=int(seed) if seed is not None else None,
         index=int(index) if index is not None else None,
     )
-
-
-class _Tee:
-    """The lines of a stream as :func:`read_puzzles` takes them, keeping the recent ones by
-    line number (a record's csv row is its raw line) and the csv header when there is one."""
-
-    def __init__(self, lines: Iterable[str], *, seen_body: bool = False) -> None:
-        self._it = iter(lines)
-        self.raw: dict[int, str] = {}
-        self.columns: list[str] | None = None
-        self._n = 0
-        self._seen_body = seen_body  # a header is the first line with a body, or none
-
-    def __iter__(self) -> Iterator[str]:
-        for line in self._it:
-            self._n += 1
-            self.raw[self._n] = line
-            body = line.strip()
-            if not self._seen_body and body and not body.startswith("#"):
-                self._seen_body = True
-                names = [f.strip().lower() for f in body.split(",")]
-                if len(names) >= 2 and all(_NAME.fullmatch(f) for f in names):
-                    self.columns = names
-            yield line
-
-    def forget_before(self, line: int) -> None:
-        for k in [k for k in self.raw if k < line]:
-            del self.raw[k]
-
-
-_NAME = re.compile(r"[a-z_][a-z0-9_ ]*")
 
 
 def read_pending(source: PuzzleSource) -> Iterator[Pending | Record]:
@@ -324,7 +268,7 @@ def read_pieces(source: PuzzleSource, size: int = 1000) -> Iterator[list[Pending
     that it leaves the check for repeated digits to the exact engine (a puzzle that has them
     has no solution: :func:`prepare_many` then reports it as the reader would). From the first
     line of any other kind on, :func:`read_puzzles` reads the rest."""
-    yield from _Reader(source, size).pieces(_raw_pieces(source, size))
+    yield from RecordReader(source, size, Pending).read()
 
 
 def prepared(
@@ -350,7 +294,7 @@ def read_tasks(source: PuzzleSource, size: int = 1000) -> Iterator[Lines | list[
     """:func:`read_pieces` for worker processes: the pieces of plain lines as :class:`Lines`,
     the rest (from the first line the fast path does not take) as items. Each goes to
     :func:`prepare_task`."""
-    yield from _Reader(source, size).tasks(_raw_pieces(source, size))
+    yield from RecordReader(source, size, Pending).tasks(raw_pieces(source, size))
 
 
 def prepare_task(
@@ -359,233 +303,14 @@ def prepare_task(
     """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first."""
     if not isinstance(task, Lines):
         return prepare_many(task, rerate)
-    reader = _Reader(None, len(task.lines), task.name)  # where the task's lines start
-    reader.line, reader.above = task.line, list(task.above)
+    reader = RecordReader.resume(task, Pending)
     items: list[Pending | Record] = []
     for raw in task.lines:
-        item = reader._plain(raw)
+        item = reader.plain(raw)
         if item is not None:
             items.append(item)
     assert reader.fast, "a task's lines were all checked plain"
     return prepare_many(items, rerate)
-
-
-def _raw_pieces(source: PuzzleSource, size: int) -> Iterator[list[str]]:
-    """The lines of ``source`` in pieces (see :func:`_available` for standard input)."""
-    if source.kind == "stdin":
-        yield from _available(sys.stdin, size)
-    elif source.kind == "text":
-        yield source.source.splitlines()
-    else:
-        with open(source.source, encoding="utf-8", errors="replace") as f:
-            yield from iter(lambda: f.readlines(256 * size), [])
-
-
-def _available(stream: TextIO, size: int) -> Iterator[list[str]]:
-    """The lines of ``stream`` in lists of what it has to give now (a pipe: what was written;
-    at least one line, at most about ``size``)."""
-    try:
-        fd = stream.fileno()
-        stream.buffer  # noqa: B018 - a text stream over bytes, or not
-    except (AttributeError, OSError, ValueError):
-        yield from (
-            [line, *islice(stream, size - 1)] for line in stream
-        )  # not a file: no way to ask what is there
-        return
-    import select
-
-    tail = b""
-    while True:
-        data = os.read(fd, 1 << 16)
-        if not data:
-            break
-        while len(data) < (1 << 20) and select.select([fd], [], [], 0)[0]:
-            more = os.read(fd, 1 << 16)
-            if not more:
-                break
-            data += more
-        lines = (tail + data).split(b"\n")
-        tail = lines.pop()
-        if lines:
-            text = [line.decode("utf-8", "replace") + "\n" for line in lines]
-            for i in range(0, len(text), size):
-                yield text[i : i + size]
-    if tail:
-        yield [tail.decode("utf-8", "replace")]
-
-
-#: A line as ``sudokit generate`` writes a 9x9 puzzle: its cells, maybe a comment.
-_PLAIN = re.compile(r"([1-9.]{81})[ \t]*(#.*)?\r?\n?")
-_SUDOKU = shared_shape(3, 3)
-_CELLS = str.maketrans({".": "\0", **{str(d): chr(d) for d in range(1, 10)}})
-
-
-_SHAPE_WORD = re.compile(r"\bshape=\d+x\d+\b")
-
-
-def _sudoku_or_none(comment: str) -> bool:
-    """Whether ``comment`` (from its ``#`` on) states no shape, or 3x3."""
-    if "shape=" not in comment:
-        return True
-    m = _SHAPE_WORD.search(comment)
-    return m is None or m.group() == "shape=3x3" or _stated_shape(comment) in (None, _SUDOKU)
-
-
-@dataclass(frozen=True, slots=True)
-class Lines:
-    """Plain lines (see :func:`read_pieces`) of a source, to be read where they are prepared
-    (:func:`prepare_task`, in a worker process): the source's name, the number of lines
-    before them and the comment lines since the last record."""
-
-    name: str
-    line: int
-    above: tuple[str, ...]
-    lines: list[str]
-
-
-class _Reader:
-    """The fast path of :func:`read_pieces`, and the hand-over to :func:`read_puzzles`."""
-
-    def __init__(self, source: PuzzleSource | None, size: int, name: str = "") -> None:
-        self.name = source.name if source is not None else name
-        self.size = size
-        # The fast path applies to a source read with default options only.
-        self.fast = source is None or (source.shape in (None, _SUDOKU) and source.alphabet is None)
-        self.source = source
-        self.line = 0  # lines read
-        self.above: list[str] = []  # the comment and blank lines since the last record
-        self.any_record = False
-        # From standard input, a piece is what the input had to give.
-        self.piecewise = source is not None and source.kind == "stdin"
-        self.at_end = False  # the line last handed to read_puzzles ended its piece
-
-    def pieces(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
-        it = iter(pieces)
-        out: list[Pending | Record] = []
-        for piece in it:
-            for k, raw in enumerate(piece) if self.fast else ():
-                item = self._plain(raw)
-                if item is not None:
-                    out.append(item)
-                    if len(out) >= self.size:
-                        yield out
-                        out = []
-                elif not self.fast:  # this line, and all after it, the general way
-                    piece = piece[k:]
-                    break
-            else:
-                if self.fast:
-                    if out and self.piecewise:
-                        yield out
-                        out = []
-                    continue
-            if out:
-                yield out
-            yield from self._slow(chain([piece], it))
-            return
-        if out:
-            yield out
-
-    def _scan(self, raw: str) -> tuple[re.Match[str], str] | None:
-        """What one line does to the reader's state, without making its record: for a
-        puzzle line, its match and its note; None for a comment or blank line, and for a line
-        the fast path does not take (``self.fast`` is then False, the state as before it)."""
-        if self.line == 0 and raw.startswith("\ufeff"):
-            raw = raw[1:]
-        m = _PLAIN.fullmatch(raw)
-        if m is None:
-            body = raw.strip()
-            comment = not body or body.startswith("#")
-            if comment and body != "# solution" and _sudoku_or_none(body):
-                self.line += 1
-                self.above.append(raw)
-                return None
-            self.fast = False
-            return None
-        note = m.group(2)
-        if note is not None and not _sudoku_or_none(note):
-            self.fast = False
-            return None
-        self.line += 1
-        if note is None:  # the comment line just above, as the reader takes it
-            note = next((a.strip() for a in reversed(self.above) if a.strip()), "")
-        else:
-            note = note.strip()
-        self.above.clear()
-        self.any_record = True
-        return m, note
-
-    def _plain_line(self, raw: str) -> bool:
-        """:meth:`_scan` of ``raw``: whether the fast path takes it."""
-        self._scan(raw)
-        return self.fast
-
-    def _plain(self, raw: str) -> Pending | None:
-        """The record of one line read the fast way; None for a comment or blank line, and
-        for a line the fast path does not take (``self.fast`` is then False)."""
-        found = self._scan(raw)
-        if found is None:
-            return None
-        m, note = found
-        text = m.string.rstrip("\r\n")
-        cells = m.group(1).translate(_CELLS).encode("latin-1")
-        record = Record(self.line, Grid.unchecked(_SUDOKU, cells), None, text, "line", note)
-        return Pending(record, f"{self.name}:{self.line}")
-
-    def tasks(self, pieces: Iterable[list[str]]) -> Iterator[Lines | list[Pending | Record]]:
-        """:meth:`pieces`, with the pieces the fast path takes whole left as lines (and the
-        reader's state at their start) for a worker process to read: checking that a line
-        is plain costs less here than making its record and sending that."""
-        it = iter(pieces)
-        for piece in it:
-            if not self.fast:
-                yield from self._slow(chain([piece], it))
-                return
-            line, above = self.line, tuple(self.above)
-            stop = next((k for k, raw in enumerate(piece) if not self._plain_line(raw)), None)
-            if stop is None:
-                yield Lines(self.name, line, above, piece)
-                continue
-            if stop:
-                yield Lines(self.name, line, above, piece[:stop])
-            yield from self._slow(chain([piece[stop:]], it))
-            return
-
-    def _slow(self, pieces: Iterable[list[str]]) -> Iterator[list[Pending | Record]]:
-        """The rest of the input through :func:`read_puzzles`, from the comment lines that
-        came just before (they may state the shape of what follows); blank lines stand for
-        the lines read before them, so the line numbers stay right."""
-        skipped = self.line - len(self.above)
-        lines = chain(repeat("\n", skipped), self.above, self._lines(pieces))
-        tee = _Tee(lines, seen_body=self.any_record)
-        src = self.source
-        assert src is not None, "only a reader of a source hands over"
-        read = read_puzzles(tee, shape=src.shape, alphabet=src.alphabet, source=src.name)
-        out: list[Pending | Record] = []
-        for rec in read:
-            if rec.grid is None:
-                out.append(rec)
-            else:
-                row = None
-                raw = tee.raw.get(rec.line, "")
-                if tee.columns is not None and rec.fmt == "line" and "," in raw:
-                    values = next(csv.reader([raw]), [])
-                    if len(values) == len(tee.columns):
-                        row = dict(zip(tee.columns, values, strict=True))
-                tee.forget_before(rec.line)
-                out.append(Pending(rec, f"{self.name}:{rec.line}", row))
-            if len(out) >= self.size or (self.piecewise and self.at_end):
-                yield out
-                out = []
-        if out:
-            yield out
-
-    def _lines(self, pieces: Iterable[list[str]]) -> Iterator[str]:
-        for piece in pieces:
-            last = len(piece) - 1
-            for k, line in enumerate(piece):
-                self.at_end = k == last
-                yield line
 
 
 def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> Entry:
