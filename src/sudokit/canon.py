@@ -57,7 +57,9 @@ __all__ = [
     "canonical_id",
     "canonical_ids",
     "canonical_many",
+    "forms_of_cells",
     "ids_of_canonical",
+    "ids_of_forms",
 ]
 
 
@@ -301,6 +303,13 @@ def canonical_many(grids: Iterable[Grid]) -> list[Grid]:
     return [Grid.unchecked(shape, out[i * size : (i + 1) * size]) for i in range(len(batch))]
 
 
+def forms_of_cells(shape: Shape, cells: bytes) -> bytes:
+    """:func:`canonical_many` of grids of ``shape`` given as their cells back to back, their
+    forms back to back (for a caller that has them so, without a :class:`Grid` each). Raises
+    ValueError for a grid the search refuses (a repeated digit), naming it by position."""
+    return _canon.minlex_many(shape.box_rows, shape.box_cols, cells)
+
+
 #: How C names the grid of a batch it refuses ("grid 3, cell 5: ...").
 _GRID_AT = re.compile(r"grid (\d+)")
 
@@ -346,11 +355,34 @@ def ids_of_canonical(grids: Sequence[Grid]) -> list[str]:
         shape = g.shape
         head = heads.get(shape)
         if head is None:
-            head = heads[shape] = (
-                f"{shape.box_rows}x{shape.box_cols}:".encode("ascii"),
-                f"{_shape_tag(shape)}-",
-            )
+            head = heads[shape] = _id_head(shape)
         digests.append(hashlib.blake2b(head[0] + g.cells, digest_size=16).digest())
         tags.append(head[1])
-    text = base64.b32encode(b"\0\0\0\0".join(digests) + b"\0\0\0\0").decode("ascii").lower()
+    text = _base32(digests)
     return [tag + text[32 * k : 32 * k + 26] for k, tag in enumerate(tags)]
+
+
+def ids_of_forms(shape: Shape, cells: bytes) -> list[str]:
+    """:func:`ids_of_canonical` of canonical forms of ``shape`` given back to back (as
+    ``_canon.minlex_many`` returns them), without a :class:`Grid` for each."""
+    size = shape.size
+    if len(cells) % size:
+        raise ValueError(f"{len(cells)} cells are not whole grids of {size}")
+    head, tag = _id_head(shape)
+    blake2b = hashlib.blake2b
+    digests = [
+        blake2b(head + cells[k : k + size], digest_size=16).digest()
+        for k in range(0, len(cells), size)
+    ]
+    text = _base32(digests)
+    return [tag + text[32 * k : 32 * k + 26] for k in range(len(digests))]
+
+
+def _id_head(shape: Shape) -> tuple[bytes, str]:
+    """What an id's digest reads before the cells, and the id's tag with its dash."""
+    return f"{shape.box_rows}x{shape.box_cols}:".encode("ascii"), f"{_shape_tag(shape)}-"
+
+
+def _base32(digests: list[bytes]) -> str:
+    """The digests' base32 text, lower case, 32 characters each (the first 26 are its own)."""
+    return base64.b32encode(b"\0\0\0\0".join(digests) + b"\0\0\0\0").decode("ascii").lower()

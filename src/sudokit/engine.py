@@ -93,10 +93,17 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
     shape = batch_shape(grids)
-    solutions, counts = _engine.solve_batch(
-        shape.box_rows, shape.box_cols, b"".join(g.cells for g in grids), min(limit, _LIMIT_MAX)
-    )
+    solutions, counts = search_cells(shape, b"".join(g.cells for g in grids), limit)
     return shape, solutions, counts
+
+
+def search_cells(shape: Shape, cells: bytes, limit: int) -> tuple[bytes, list[int]]:
+    """:func:`search_batch` of grids of ``shape`` given as their cells back to back (for a
+    caller that has them so, without a :class:`Grid` each): first solutions, counts."""
+    solutions, counts = _engine.solve_batch(
+        shape.box_rows, shape.box_cols, cells, min(limit, _LIMIT_MAX)
+    )
+    return solutions, counts
 
 
 def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:

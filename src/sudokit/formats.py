@@ -829,12 +829,15 @@ T = TypeVar("T")
 class Lines:
     """Plain lines (see :class:`RecordReader`) of a source, to be read where they are used
     (:meth:`RecordReader.resume`, in a worker process): the source's name, the number of
-    lines before them and the comment lines since the last record."""
+    lines before them and the comment lines since the last record, and whether they are
+    all puzzle lines (checked so when they were cut: then they are read without checking
+    each line again)."""
 
     name: str
     line: int
     above: tuple[str, ...]
     lines: list[str]
+    puzzles_only: bool = False  # every line a puzzle line (no comment line among them)
 
 
 class RecordReader(Generic[T]):
@@ -952,10 +955,38 @@ class RecordReader(Generic[T]):
         if found is None:
             return None
         m, note = found
-        text = m.string.rstrip("\r\n")
-        cells = m.group(1).translate(_CELLS).encode("latin-1")
-        record = Record(self.line, Grid.unchecked(_SUDOKU, cells), None, text, "line", note)
+        record = self.record_of(self.line, m.string, note)
         return self.make(record, f"{self.name}:{self.line}", None)
+
+    @staticmethod
+    def record_of(line: int, raw: str, note: str) -> Record:
+        """The record of a puzzle line :meth:`scan` takes (``line``: its number, ``raw`` the
+        line without a byte order mark, ``note`` what scan gives)."""
+        grid = Grid.unchecked(_SUDOKU, RecordReader.cells_of(raw[:81]))
+        return Record(line, grid, None, raw.rstrip("\r\n"), "line", note)
+
+    @staticmethod
+    def puzzle_lines(task: Lines) -> Iterator[tuple[int, str, str]]:
+        """The puzzle lines of ``task`` as :meth:`scan` takes them: each line's number, the
+        line (without a byte order mark: its cells are its first 81 characters) and its note.
+        Lines checked as all puzzle lines when cut are sliced, not matched again."""
+        if not task.puzzles_only:
+            reader = RecordReader.resume(task, lambda r, w, row: r)
+            for raw in task.lines:
+                found = reader.scan(raw)
+                if found is not None:
+                    yield reader.line, found[0].string, found[1]
+            assert reader.fast, "a task's lines were all checked plain"
+            return
+        above = next((a.strip() for a in reversed(task.above) if a.strip()), "")
+        for k, raw in enumerate(task.lines, task.line + 1):
+            yield k, raw, raw[81:].strip() or above
+            above = ""
+
+    @staticmethod
+    def cells_of(text: str) -> bytes:
+        """The cell values of the cells of plain lines (``1-9`` and ``.``), given as text."""
+        return text.translate(_CELLS).encode("latin-1")
 
     def tasks(self, pieces: Iterable[list[str]]) -> Iterator[Lines | list[T | Record]]:
         """:meth:`pieces`, with the pieces the fast path takes whole left as :class:`Lines`
@@ -973,7 +1004,7 @@ class RecordReader(Generic[T]):
                 self.line += len(piece)
                 self.above.clear()
                 self.any_record = self.any_record or bool(piece)
-                yield Lines(self.name, line, above, piece)
+                yield Lines(self.name, line, above, piece, puzzles_only=True)
                 continue
             stop = next((k for k, raw in enumerate(piece) if not self._plain_line(raw)), None)
             if stop is None:

@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import NamedTuple
 
 from .._grid import Grid, conflict_reason
 from .._parallel import ordered_map
 from .._shape import Shape
-from ..canon import Canonical, canonical, canonical_many, ids_of_canonical
+from ..canon import (
+    Canonical,
+    canonical,
+    canonical_many,
+    forms_of_cells,
+    ids_of_canonical,
+    ids_of_forms,
+)
 from ..difficulty import Rated
-from ..engine import search_batch, unique_solution
+from ..engine import search_batch, search_cells, unique_solution
 from ..errors import NotUniqueError
 from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, raw_pieces
 from ..generator import Generated, is_minimal, symmetry_of
@@ -238,17 +245,27 @@ def _stated_in_text(text: str) -> Stated:
     for a dict of these keys. A rating counts when complete (ER, EP and ED)."""
     facts = stated_facts(text)
     er, ep, ed = facts.get("er"), facts.get("ep"), facts.get("ed")
-    seed = _number(facts.get("seed"), int)
-    index = _number(facts.get("index"), int)
-    return Stated(
-        er=float(er) if er is not None and ep is not None else None,
-        ep=float(ep) if ep is not None else None,
-        ed=float(ed) if ed is not None else None,
-        hardest=facts.get("hardest") or None,
-        minimal=_YES.get(facts.get("minimal", "")),
-        seed=int(seed) if seed is not None else None,
-        index=int(index) if index is not None else None,
+    rated = er is not None and ep is not None and ed is not None
+    return Stated(  # positional: the bank reads this for every puzzle it adds
+        float(er) if rated else None,  # type: ignore[arg-type]
+        float(ep) if rated else None,  # type: ignore[arg-type]
+        float(ed) if rated else None,  # type: ignore[arg-type]
+        facts.get("hardest") or None,
+        None,
+        None,
+        _YES.get(facts.get("minimal", "")),
+        _integer(facts.get("seed")),
+        _integer(facts.get("index")),
     )
+
+
+def _integer(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def read_pending(source: PuzzleSource) -> Iterator[Pending | Record]:
@@ -303,14 +320,71 @@ def prepare_task(
     """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first."""
     if not isinstance(task, Lines):
         return prepare_many(task, rerate)
-    reader = RecordReader.resume(task, Pending)
-    items: list[Pending | Record] = []
-    for raw in task.lines:
-        item = reader.plain(raw)
-        if item is not None:
-            items.append(item)
-    assert reader.fast, "a task's lines were all checked plain"
-    return prepare_many(items, rerate)
+    return _prepare_lines(task.name, list(RecordReader.puzzle_lines(task)), rerate)
+
+
+def _prepare_lines(
+    name: str, found: list[tuple[int, str, str]], rerate: bool
+) -> list[Entry | Refusal]:
+    """:func:`prepare_many` of plain 9x9 lines of ``name`` (each its number, the line and
+    its note, as :meth:`RecordReader.puzzle_lines` gives them), without a record, a
+    :class:`Pending` or a :class:`Grid` for each: the chunk's cells go to C as one string for their canonical
+    forms, and those to the exact engine as another; a puzzle with a complete stated rating
+    becomes its entry straight from the texts. The rest (a repeated digit, not one
+    solution, a rating to compute) go the general way, with their records: the same entries
+    and the same messages, as the reader's test checks."""
+
+    def pending(k: int) -> Pending:
+        line, raw, note = found[k]
+        return Pending(RecordReader.record_of(line, raw, note), f"{name}:{line}")
+
+    if not found:
+        return []
+    shown = [raw[:81] for _, raw, _ in found]
+    cells = RecordReader.cells_of("".join(shown))
+    try:
+        forms = forms_of_cells(_SUDOKU, cells)
+    except ValueError:  # a repeated digit: the general way finds which, and says so
+        return prepare_many([pending(k) for k in range(len(found))], rerate)
+    solutions, counts = search_cells(_SUDOKU, forms, 2)
+    ids = ids_of_forms(_SUDOKU, forms)
+    form_text = forms.translate(_TEXT).decode("ascii")
+    solution_text = solutions.translate(_TEXT).decode("ascii")
+    out: list[Entry | Refusal] = []
+    for k, (line, raw, note) in enumerate(found):
+        at = 81 * k
+        s = _stated_in_text(note or raw)
+        if counts[k] != 1 or rerate or s.ep is None:
+            item = pending(k)
+            if counts[k] != 1:
+                out.append(_unsolvable(item, counts[k]))
+                continue
+            form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
+            solution = Grid.unchecked(_SUDOKU, solutions[at : at + 81])
+            out.append(_entry(item, form, ids[k], solution, rerate))
+            continue
+        minimal = s.minimal
+        if minimal is None:
+            form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
+            minimal = is_minimal(form, Grid.unchecked(_SUDOKU, solutions[at : at + 81]))
+        text = shown[k]
+        out.append(
+            _assemble(
+                s,
+                ids[k],
+                form_text[at : at + 81],
+                solution_text[at : at + 81],
+                Grid.unchecked(_SUDOKU, cells[at : at + 81]),
+                text,
+                81 - text.count("."),
+                minimal,
+                f"{name}:{line}",
+            )
+        )
+    return out
+
+
+_SUDOKU = Shape(3, 3)
 
 
 def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> Entry:
@@ -475,38 +549,71 @@ def _entry(item: Pending, form: Grid, id: str, solution: Grid, rerate: bool) -> 
     s = item.stated
     grid = item.grid
     techniques: tuple[str, ...] | None = None
-    grade: HodokuGrade | None = None
-    if s.er is not None and s.ep is not None and s.ed is not None and not rerate:
-        if s.hodoku_level is not None and s.hodoku_score is not None:
-            grade = HodokuGrade(level=s.hodoku_level, score=s.hodoku_score)
-        er, ep, ed, hardest = s.er, s.ep, s.ed, s.hardest
-    else:
+    rating: Rating | None = None  # the stated one
+    if s.er is None or s.ep is None or s.ed is None or rerate:
         full = rate(grid)
         techniques = tuple(sorted({step.technique for step in full.steps}))
-        grade = hodoku(grid)
-        er, ep, ed, hardest = full.er, full.ep, full.ed, full.hardest
+        rating = replace(full, steps=(), hodoku=hodoku(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:
         minimal = is_minimal(form, solution)
-    return Entry(
-        id=id,
-        shape=str(grid.shape),
-        puzzle=_line(form),
-        solution=_line(solution),
-        shown=_line(grid),
-        clues=grid.clue_count,
-        symmetry=symmetry_of(grid),
-        minimal=minimal,
-        er=er,
-        ep=ep,
-        ed=ed,
-        hodoku_level=grade.level if grade is not None else None,
-        hodoku_score=grade.score if grade is not None else None,
-        hardest=hardest,
-        techniques=techniques,
-        source=item.where,
-        seed=s.seed if s.index is not None else None,
-        index=s.index if s.seed is not None else None,
+    return _assemble(
+        s,
+        id,
+        _line(form),
+        _line(solution),
+        grid,
+        _line(grid),
+        grid.clue_count,
+        minimal,
+        item.where,
+        rating,
+        techniques,
+    )
+
+
+def _assemble(
+    s: Stated,
+    id: str,
+    form: str,
+    solution: str,
+    grid: Grid,
+    shown: str,
+    clues: int,
+    minimal: bool | None,
+    where: str,
+    rating: Rating | None = None,
+    techniques: tuple[str, ...] | None = None,
+) -> Entry:
+    """The entry of a unique puzzle ``grid`` (``shown`` its text), from its canonical form,
+    that form's solution and id, what its record states (``s``), and its ``rating`` when
+    computed here (else the stated one: ``s`` has one)."""
+    if rating is None:
+        assert s.er is not None and s.ep is not None and s.ed is not None, "a stated rating"
+        er, ep, ed, hardest, grade = s.er, s.ep, s.ed, s.hardest, None
+        if s.hodoku_level is not None and s.hodoku_score is not None:
+            grade = HodokuGrade(level=s.hodoku_level, score=s.hodoku_score)
+    else:
+        er, ep, ed, hardest, grade = rating.er, rating.ep, rating.ed, rating.hardest, rating.hodoku
+    return Entry(  # positional: made for every puzzle the bank adds
+        id,
+        str(grid.shape),
+        form,
+        solution,
+        shown,
+        clues,
+        symmetry_of(grid),
+        minimal,
+        er,
+        ep,
+        ed,
+        grade.level if grade is not None else None,
+        grade.score if grade is not None else None,
+        hardest,
+        techniques,
+        where,
+        s.seed if s.index is not None else None,
+        s.index if s.seed is not None else None,
     )
 
 
