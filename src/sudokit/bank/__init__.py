@@ -222,18 +222,22 @@ def _entries_of(batch: list[Generated]) -> list[Entry]:
 #: The advisory lock PostgreSQL writers take in turn (another than the schema's).
 _WRITE_LOCK = 7355609
 #: Ids a ``SELECT … WHERE id IN (…)`` asks about at once (SQLite takes 32,766 parameters;
-#: a power of two, as :func:`_held_sql` rounds up to).
+#: one of the sizes :func:`_held_sql` pads to).
 _IN_LIMIT = 4096
 
 
-@lru_cache(maxsize=32)
 def _held_sql(dialect: sa.Dialect, count: int) -> tuple[str, bool, tuple[str, ...]]:
-    """``SELECT id FROM puzzles WHERE id IN (…)`` for at least ``count`` ids (the next power
-    of two, at least 8: a few statements serve every batch), compiled once for the dialect:
-    the SQL, whether its parameters are positional, and their names. Run through the driver,
-    it costs no SQLAlchemy work a call (``in_(list)`` made a bound parameter per id: 5 us a
-    puzzle)."""
-    size = max(8, 1 << (count - 1).bit_length())
+    """``SELECT id FROM puzzles WHERE id IN (…)`` for at least ``count`` ids (16, 256 or
+    4096: three statements serve every batch, the ids padded with a repeated one), compiled
+    once for the dialect: the SQL, whether its parameters are positional, and their names.
+    Run through the driver, it costs no SQLAlchemy work a call (``in_(list)`` made a bound
+    parameter per id: 5 us a puzzle)."""
+    size = next(size for size in (16, 256, _IN_LIMIT) if size >= count)
+    return _held_sized(dialect, size)
+
+
+@lru_cache(maxsize=16)
+def _held_sized(dialect: sa.Dialect, size: int) -> tuple[str, bool, tuple[str, ...]]:
     marks = [sa.bindparam(f"i{k}", type_=puzzles.c.id.type) for k in range(size)]
     compiled = sa.select(puzzles.c.id).where(puzzles.c.id.in_(marks)).compile(dialect=dialect)
     names = tuple(compiled.positiontup or [f"i{k}" for k in range(size)])

@@ -299,9 +299,9 @@ def prepared(
     ``next``) for a file that cannot be read."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    if jobs == 1:
-        for piece in read_pieces(source, size):
-            yield prepare_many(piece, rerate)
+    if jobs == 1:  # the tasks a worker would get, done here
+        for task in read_tasks(source, size):
+            yield prepare_task(task, rerate)
         return
     work = partial(prepare_task, rerate=rerate)
     yield from ordered_map(work, read_tasks(source, size), jobs=jobs - 1, inline=False)
@@ -328,11 +328,11 @@ def _prepare_lines(
 ) -> list[Entry | Refusal]:
     """:func:`prepare_many` of plain 9x9 lines of ``name`` (each its number, the line and
     its note, as :meth:`RecordReader.puzzle_lines` gives them), without a record, a
-    :class:`Pending` or a :class:`Grid` for each: the chunk's cells go to C as one string for their canonical
-    forms, and those to the exact engine as another; a puzzle with a complete stated rating
-    becomes its entry straight from the texts. The rest (a repeated digit, not one
-    solution, a rating to compute) go the general way, with their records: the same entries
-    and the same messages, as the reader's test checks."""
+    :class:`Pending` or a :class:`Grid` for each: the chunk's cells go to C as one string
+    for their canonical forms, and those to the exact engine as another; a puzzle with a
+    complete stated rating becomes its entry straight from the texts. The rest (a repeated
+    digit, not one solution, a rating to compute) go the general way, with their records:
+    the same entries and the same messages, as the reader's test checks."""
 
     def pending(k: int) -> Pending:
         line, raw, note = found[k]
