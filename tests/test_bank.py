@@ -678,3 +678,23 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
         (11, f"{path}, line 11: no solution"),
     ]
     assert made[3][3:] == (1.5, True, 5)  # what the comment line above states
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--level", "impossible"],
+        ["--er", "7-8", "--level", "easy"],
+        ["--er", "30-40"],
+        ["--require", "no-such-technique"],
+        ["--timeout", "0"],
+    ],
+)
+def test_fill_checks_its_options_before_it_makes_a_bank(
+    tmp_path: Path, capsys: Capture, options: list[str]
+) -> None:
+    """A bad option is reported (exit 2) and no bank file is left behind."""
+    db = tmp_path / "never.db"
+    assert main(["bank", "--db", str(db), "fill", "-n", "1", *options]) == 2
+    assert "error" in capsys.readouterr().err
+    assert not db.exists() and list(tmp_path.iterdir()) == []

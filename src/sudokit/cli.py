@@ -1143,21 +1143,27 @@ def _readable(items: Iterator[T], source: PuzzleSource) -> Iterator[T]:
 
 
 def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
+    from .bank import check_fill
+
     new = duplicates = 0
+    options: dict[str, Any] = {
+        "shape": args.shape,
+        "symmetry": args.symmetry,
+        "level": args.level,
+        "rating": args.er,
+        "require": _split(args.require),
+        "timeout": args.timeout,
+    }
+    try:  # every option checked before a bank is opened, or made
+        check_fill(args.count, **options)
+    except ValueError as e:
+        raise _Fail(f"sudokit bank fill: error: {e}", 2) from None
     with ExitStack() as stack:
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(args.count, 0, err))
         try:
             for outcome in bank.fill(
-                args.count,
-                shape=args.shape,
-                symmetry=args.symmetry,
-                level=args.level,
-                rating=args.er,
-                require=_split(args.require),
-                seed=args.seed,
-                jobs=args.jobs or default_jobs(),
-                timeout=args.timeout,
+                args.count, seed=args.seed, jobs=args.jobs or default_jobs(), **options
             ):
                 if outcome.new:
                     new += 1

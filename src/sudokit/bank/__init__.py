@@ -76,6 +76,7 @@ __all__ = [
     "Refusal",
     "Stated",
     "Stored",
+    "check_fill",
     "entry_of",
     "from_generated",
     "prepare",
@@ -458,11 +459,15 @@ class Bank:
         cannot be found within ``timeout``.
         """
         shape = shape or Shape(3, 3)
-        if count < 1:
-            raise ValueError(f"count must be at least 1, got {count}")
-        accept = target(level=level, rating=rating, require=require, with_rating=True)
-        assert accept is not None  # with_rating=True: never None
-        generator.check_options(shape, symmetry, None, None, timeout)
+        accept = check_fill(
+            count,
+            shape=shape,
+            symmetry=symmetry,
+            level=level,
+            rating=rating,
+            require=require,
+            timeout=timeout,
+        )
         key = run_key(shape, symmetry, level, rating, require, seed)
         state = self.run_state(key)
         start = 0
@@ -570,6 +575,28 @@ class Bank:
                 else:
                     out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
         return out
+
+
+def check_fill(
+    count: int,
+    *,
+    shape: Shape | None = None,
+    symmetry: str = "rot180",
+    level: Level | str | None = None,
+    rating: tuple[float, float] | None = None,
+    require: Sequence[str] | None = None,
+    timeout: float | None = 60.0,
+) -> Difficulty | RateAll:
+    """The acceptance :meth:`Bank.fill` generates with for these options; ValueError for
+    options no puzzle can meet (an unknown level or technique, an ER range outside the
+    level, a bad count, symmetry or timeout). Needs no bank: ``bank fill`` checks its
+    options with it before it opens (or makes) one."""
+    if count < 1:
+        raise ValueError(f"count must be at least 1, got {count}")
+    accept = target(level=level, rating=rating, require=require, with_rating=True)
+    assert accept is not None  # with_rating=True: never None
+    generator.check_options(shape or Shape(3, 3), symmetry, None, None, timeout)
+    return accept
 
 
 def run_key(
