@@ -431,6 +431,34 @@ def test_query_formats_are_generates_records(filled: str, capsys: Capture) -> No
         assert unique_solution(Grid(obj["puzzle"])) == Grid(obj["solution"])
 
 
+def test_query_solves_only_when_a_solution_is_written(
+    filled: str, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --with-solution no served form is solved (the shown one, an isomorph, a
+    book's puzzles); with it, each solution is solved once and written."""
+    import sudokit.bank
+
+    solved: list[Grid] = []
+
+    def counting(grid: Grid) -> Grid:
+        solved.append(grid)
+        return unique_solution(grid)
+
+    monkeypatch.setattr(sudokit.bank, "unique_solution", counting)
+    for extra in ([], ["--isomorph"], ["--random"]):
+        for fmt in ("line", "grid", "json", "csv"):
+            query = ["query", "--limit", "4", "--format", fmt, *extra]
+            assert main(["bank", "--db", filled, *query]) == 0
+            assert capsys.readouterr().out
+    assert solved == []
+    assert main(["bank", "--db", filled, "query", "--limit", "4", "--with-solution"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(solved) == 4 == len(lines)
+    assert [line.split()[1] for line in lines] == [
+        g.to_line() for g in map(unique_solution, solved)
+    ]
+
+
 def test_isomorph_output_is_the_same_puzzle_in_another_form(filled: str, capsys: Capture) -> None:
     """Same canonical id as the stored puzzle: fails against the throwaway canon stand-in."""
     with Bank(filled) as bank:

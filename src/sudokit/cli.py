@@ -1197,8 +1197,11 @@ def _bank_filters(args: argparse.Namespace) -> Any:
         raise _Fail(f"sudokit bank {args.bank_command}: error: {e}", 2) from None
 
 
-def _bank_served(args: argparse.Namespace) -> list[tuple[Any, Grid, Grid, dict[str, object]]]:
-    """Each stored puzzle the filters select, as served: (stored, puzzle, solution, facts)."""
+def _bank_served(
+    args: argparse.Namespace, *, with_solution: bool
+) -> list[tuple[Any, Grid, Grid | None, dict[str, object]]]:
+    """Each stored puzzle the filters select, as served: (stored, puzzle, solution, facts);
+    the solution only ``with_solution`` (a shown or isomorphic form's is solved here)."""
     import random
 
     from .generator import symmetry_of
@@ -1210,14 +1213,20 @@ def _bank_served(args: argparse.Namespace) -> list[tuple[Any, Grid, Grid, dict[s
     served = []
     for s in found:
         facts: dict[str, object]
+        solution: Grid | None = None
         if args.isomorph:  # no id, seed or index: nothing leads back to the stored text
-            puzzle, solution = s.isomorph(rng)
+            t = s.isomorph_transform(rng)
+            puzzle = t.apply(s.shown)
+            if with_solution:
+                solution = t.apply(s.shown_solution())
             facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
         elif args.canonical:
             puzzle, solution = s.puzzle, s.solution
             facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
         else:
-            puzzle, solution = s.shown, s.shown_solution()
+            puzzle = s.shown
+            if with_solution:
+                solution = s.shown_solution()
             facts = {"index": s.index, "seed": s.seed, "shape": s.shape, "symmetry": s.symmetry}
         facts.update(clues=puzzle.clue_count, minimal=s.minimal)
         if not args.isomorph:
@@ -1229,7 +1238,7 @@ def _bank_served(args: argparse.Namespace) -> list[tuple[Any, Grid, Grid, dict[s
 def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
     from .output import format_facts
 
-    served = _bank_served(args)
+    served = _bank_served(args, with_solution=args.with_solution)
     with _output(args.output) as out:
         if args.format == "csv":
             out.write(csv_header(with_solution=args.with_solution))
@@ -1246,7 +1255,7 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
     from .output import Label
 
     items = []
-    for s, puzzle, _, facts in _bank_served(args):
+    for s, puzzle, _, facts in _bank_served(args, with_solution=False):
         seed, index = facts.get("seed"), facts.get("index")
         label = Label(
             level=str(s.rating.level),

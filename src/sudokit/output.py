@@ -106,7 +106,7 @@ _YES_NO = ("minimal", "orbit_minimal")
 
 def format_facts(
     puzzle: Grid,
-    solution: Grid,
+    solution: Grid | None,
     facts: dict[str, object],
     rating: Rating | None,
     fmt: str,
@@ -120,8 +120,10 @@ def format_facts(
     The one writer of records: :func:`format_record` (``sudokit generate``) and ``sudokit
     bank query`` both write through it. A fact that is None is left out (``minimal`` and
     ``orbit_minimal`` are written ``?``); csv has fixed columns, and a fact outside them is
-    not written there.
+    not written there. ``solution`` is only read ``with_solution`` (None will do without).
     """
+    if with_solution and solution is None:
+        raise ValueError("with_solution needs the solution")
     known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     if fmt in ("line", "grid"):
         meta = " ".join(
@@ -134,9 +136,13 @@ def format_facts(
                 f" level={rating.level.name.lower()}"
             )
         if fmt == "line":
-            sol = f" {solution.to_line()}" if with_solution else ""
+            sol = f" {solution.to_line()}" if solution is not None and with_solution else ""
             return f"{puzzle.to_line()}{sol} # {meta}\n"
-        sol = f"# solution\n{solution.to_pretty()}\n" if with_solution else ""
+        sol = (
+            f"# solution\n{solution.to_pretty()}\n"
+            if solution is not None and with_solution
+            else ""
+        )
         return f"# {meta}\n{puzzle.to_pretty()}\n{sol}\n"
     if fmt == "json":
         obj: dict[str, object] = {k: str(v) if k == "shape" else v for k, v in known.items()}
@@ -151,7 +157,7 @@ def format_facts(
             )
             if rating.hodoku is not None:
                 obj.update(hodoku_level=rating.hodoku.level, hodoku_score=rating.hodoku.score)
-        if with_solution:
+        if solution is not None and with_solution:
             obj["solution"] = solution.to_line()
         return json.dumps(obj) + "\n"
     if fmt == "csv":
@@ -164,7 +170,7 @@ def format_facts(
             *((r.er, r.ep, r.ed, r.level.name.lower()) if r is not None else ("", "", "", "")),
             puzzle.to_line(),
         ]
-        if with_solution:
+        if solution is not None and with_solution:
             row.append(solution.to_line())
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerow(row)

@@ -151,12 +151,17 @@ class Stored:
     def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
         """A random relabelled and transformed copy of the puzzle and its solution, never
         equal to the stored texts unless the puzzle has no other form."""
+        t = self.isomorph_transform(rng)
+        return t.apply(self.shown), t.apply(self.shown_solution())
+
+    def isomorph_transform(self, rng: random.Random) -> Transform:
+        """The random transform :meth:`isomorph` applies to the shown form (for a caller that
+        wants the copy of the puzzle, and its solution only when asked)."""
         for _ in range(20):
             t = Transform.random(self.shape, rng)
-            copy = t.apply(self.shown)
-            if copy not in (self.shown, self.puzzle):
+            if t.apply(self.shown) not in (self.shown, self.puzzle):
                 break
-        return copy, t.apply(self.shown_solution())
+        return t
 
     def shown_solution(self) -> Grid:
         """The solution in the shown form's coordinates."""
