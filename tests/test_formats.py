@@ -694,3 +694,94 @@ def test_csv_header_rows_are_read_by_their_columns() -> None:
     assert len(records) == 2 and records[1].error is not None  # a later line is data
     plain = list(read_puzzles("name,value\n1.3...12....4..3\n"))  # a header without a puzzle column
     assert [r.grid for r in plain] == [Grid("1.3...12....4..3")]
+
+
+# The piecewise reader --------------------------------------------------------------------------
+
+_PLAIN_9 = "52...6.........7.13...........4..8..6......5...........418.........3..2...87....."
+
+
+def test_record_reader_gives_what_read_puzzles_gives(tmp_path: Path) -> None:
+    """formats.RecordReader (the bank's fast reader, moved here): plain lines the fast way,
+    the rest handed to read_puzzles; the same records, in pieces of at most ``size``."""
+    from sudokit.formats import Lines, PuzzleSource, RecordReader, raw_pieces, read_puzzles
+
+    lines = [
+        "\ufeff# made by hand shape=3x3",
+        f"{_PLAIN_9} # index=1 seed=5",
+        "# index=2 seed=5",
+        _PLAIN_9,
+        f"{_PLAIN_9}\t# shape=3x3 level=hard",
+        "",
+        "# shape=2x2",
+        "1.3...12....4..3",
+        _PLAIN_9,
+    ]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    source = PuzzleSource(str(path))
+    with open(path, encoding="utf-8") as f:
+        general = list(read_puzzles(f, source=str(path)))
+
+    def key(r: Record) -> tuple[object, ...]:
+        return (r.line, r.grid, r.text, r.fmt, r.note, str(r.error))
+
+    made: list[tuple[str, dict[str, str] | None]] = []
+
+    def make(r: Record, where: str, row: dict[str, str] | None) -> Record:
+        made.append((where, row))
+        return r
+
+    for size in (1, 2, 100):
+        made.clear()
+        pieces = list(RecordReader(source, size, make).read())
+        assert all(1 <= len(p) <= size for p in pieces)
+        assert [key(r) for p in pieces for r in p] == [key(r) for r in general]
+        assert [w for w, _ in made] == [f"{path}:{r.line}" for r in general if r.ok]
+    # As tasks: the plain pieces as Lines, read again where they are used.
+    tasks = list(RecordReader(source, 2, make).tasks(raw_pieces(source, 2)))
+    assert isinstance(tasks[0], Lines) and not isinstance(tasks[-1], Lines)
+    read_back = [
+        (n, note)
+        for t in tasks
+        if isinstance(t, Lines)
+        for n, _, note in RecordReader.puzzle_lines(t)
+    ]
+    assert read_back == [(r.line, r.note) for r in general[: len(read_back)]]
+    assert len(read_back) == 3
+
+
+@pytest.mark.parametrize(
+    ("extra", "whole"),
+    [
+        ("", True),
+        (" # shape=3x3 seed=1", True),
+        (" # shape=3x33", False),  # not sure: line by line
+        (" # shape=4x4", False),  # another shape: read_puzzles decides
+        ("  ", True),
+    ],
+)
+def test_a_piece_of_puzzle_lines_is_checked_whole(extra: str, whole: bool) -> None:
+    """A piece of nothing but puzzle lines goes to a worker as Lines marked puzzles_only
+    (read by slicing there), with the same line numbers and notes as line by line."""
+    from sudokit.formats import Lines, PuzzleSource, RecordReader
+
+    piece = [f"{_PLAIN_9} # index={k}\n" for k in range(5)]
+    piece[2] = f"{_PLAIN_9}{extra}\n"
+    source = PuzzleSource("-")
+    reader = RecordReader(source, 100, lambda r, w, row: r)
+    tasks = list(reader.tasks([piece, piece]))
+    if whole:
+        assert [type(t) for t in tasks] == [Lines, Lines]
+        assert all(isinstance(t, Lines) and t.puzzles_only for t in tasks)
+        assert reader.line == 10
+        by_slice = [x for t in tasks if isinstance(t, Lines) for x in RecordReader.puzzle_lines(t)]
+        one_by_one = RecordReader(source, 100, lambda r, w, row: r)
+        by_scan = []
+        for raw in piece + piece:
+            found = one_by_one.scan(raw)
+            assert found is not None
+            by_scan.append((one_by_one.line, found[0].string, found[1]))
+        assert by_slice == by_scan
+    else:
+        assert not any(isinstance(t, Lines) and t.puzzles_only for t in tasks)

@@ -461,6 +461,30 @@ def test_parse_label_forms() -> None:
     assert parse_label("# seed=x index=") == Label()
 
 
+@pytest.mark.parametrize(
+    "note",
+    [
+        "# index=4 seed=99 minimal=yes rating=ED=7.1/1.2/1.2 level=diabolical",
+        "# index=4-5 seed=12-3 rating=ED=2.0/1.2/1.2",  # values the old label regex cut short
+        "# rating=ED=1.0/1.0/1.0 then=ED=2.3/1.5/1.5",  # the last rating counts, for both
+        "# orbit_minimal=yes xseed=5 er=9.9",  # words inside others are not facts
+        "ED=3.4/1.2/1.2",
+        "",
+    ],
+)
+def test_labels_and_the_banks_stated_facts_read_one_grammar(note: str) -> None:
+    """parse_label and the bank's stated facts read a record's text the same way (one
+    grammar, output.stated_facts): the seed, index and ER they both read agree."""
+    from sudokit.bank._entries import stated_of
+    from sudokit.formats import read_puzzles
+
+    [record] = read_puzzles([f"{PUZZLE} {note}".strip()])
+    label, stated = parse_label(record.note or record.text), stated_of(record)
+    assert (label.seed, label.index) == (stated.seed, stated.index)
+    if stated.er is not None:
+        assert label.er == stated.er
+
+
 def test_read_labelled_every_record_format(generated: list[Generated]) -> None:
     from sudokit.output import RECORD_FORMATS, csv_header, format_record
 
