@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -168,10 +168,10 @@ class Stored:
         return unique_solution(self.shown)
 
 
-@dataclass(frozen=True, slots=True)
-class Added:
+class Added(NamedTuple):
     """What became of an entry given to :meth:`Bank.add`: ``new`` False for a duplicate (an
-    isomorph of it was stored already, or came earlier in the same input)."""
+    isomorph of it was stored already, or came earlier in the same input). A named tuple:
+    one is made for every puzzle stored, in the process that stores."""
 
     entry: Entry
     new: bool
@@ -382,8 +382,10 @@ class Bank:
                 conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
             if run is not None:
                 self._advance(conn, *run)
-        fresh = set(new)
-        out = []
+        if len(first) == len(entries):  # no id twice in the batch
+            fresh = set(new)
+            return [Added(e, e.id in fresh) for e in entries]
+        out, fresh = [], set(new)
         for e in entries:  # an id's first entry is the new one; later ones are duplicates
             out.append(Added(e, e.id in fresh))
             fresh.discard(e.id)
