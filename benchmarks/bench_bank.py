@@ -13,9 +13,10 @@ Records:
   of the whole ``sudokit bank add`` process, with ``-j 1`` (everything in one process) and
   ``-j 2`` (this process stores, one worker reads and prepares), the best of ``--repeats``
   runs (the machine may be shared; every run's time is listed for the CLI). The one-job
-  library record also times the stages one after the other: ``us_read`` (the lines to
-  records), ``us_prepare`` (canonical forms, the uniqueness check and canonical solution,
-  ids, stated facts, symmetry), ``us_store`` (the transactions), microseconds a puzzle.
+  library record also times the stages one after the other, as ``prepared`` runs them:
+  ``us_read`` (the lines cut into tasks, plain pieces checked), ``us_prepare`` (the tasks to
+  entries: canonical forms, the uniqueness check and canonical solution, ids, stated facts,
+  symmetry), ``us_store`` (the transactions), microseconds a puzzle.
 - ``pick``: a bank of ``--rows`` puzzles (default 1,000,000) asked for one random puzzle of a
   level. The first rows are real; the rest are copies made by an INSERT ... SELECT that gives
   each copy a new id (the real id and a suffix) and a new random key: synthetic rows, so only
@@ -39,7 +40,16 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from sudokit.bank import Bank, Entry, Filters, prepare_many, prepared, read_pending, read_pieces
+from sudokit.bank import (
+    Bank,
+    Entry,
+    Filters,
+    prepare_many,
+    prepare_task,
+    prepared,
+    read_pending,
+    read_tasks,
+)
 from sudokit.bank._schema import puzzles
 from sudokit.formats import PuzzleSource
 from sudokit.rating import Level
@@ -123,10 +133,10 @@ def _library_add(target: str, path: Path, count: int, jobs: int) -> dict[str, An
     if jobs == 1:  # the stages one after the other, on a new bank
         with _fresh_like(target) as again, Bank(again) as bank:
             t = time.perf_counter()
-            pieces = list(read_pieces(source))
+            tasks = list(read_tasks(source))
             t_read = time.perf_counter() - t
             t = time.perf_counter()
-            entries = [e for p in pieces for e in prepare_many(p) if isinstance(e, Entry)]
+            entries = [e for task in tasks for e in prepare_task(task) if isinstance(e, Entry)]
             t_prepare = time.perf_counter() - t
             t = time.perf_counter()
             list(bank.add(entries))
