@@ -62,7 +62,7 @@ from ._entries import (
     read_pieces,
     read_tasks,
 )
-from ._schema import SCHEMA_VERSION, open_engine, puzzles, runs, techniques, writing
+from ._schema import SCHEMA_VERSION, meta, open_engine, puzzles, runs, techniques, writing
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -545,6 +545,30 @@ class Bank:
                     rows += list(conn.execute(wrap))
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
         return [_stored(row, paths.get(row.id, ())) for row in rows]
+
+    def get(self, id: str) -> Stored | None:
+        """The stored puzzle of canonical id ``id``, or None."""
+        with self._engine.connect() as conn:
+            row = conn.execute(sa.select(puzzles).where(puzzles.c.id == id)).first()
+            if row is None:
+                return None
+            paths = self._paths(conn, [row.id] if row.path_known else [])
+        return _stored(row, paths.get(row.id, ()))
+
+    def secret(self, key: str = "secret") -> bytes:
+        """A random 32-byte secret kept in the bank's ``meta`` table under ``key``: made on
+        the first call (by whichever writer gets there first), the same for every process
+        that opens the bank afterwards. The service signs its puzzle ids with it."""
+        with self._engine.connect() as conn:
+            found = conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar()
+        if found is None:
+            with writing(self._engine) as conn, conn.begin():
+                made = os.urandom(32).hex()
+                conn.execute(
+                    self._insert(meta).values(key=key, value=made).on_conflict_do_nothing()
+                )
+                found = conn.execute(sa.select(meta.c.value).where(meta.c.key == key)).scalar()
+        return bytes.fromhex(str(found))
 
     def _paths(self, conn: Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:
         out: dict[str, list[str]] = {}

@@ -1,37 +1,45 @@
-"""Play in a browser: a local play server, and self-contained offline pages.
+"""Play and serve: the puzzle service (an ASGI application), and self-contained offline pages.
 
-- :mod:`sudokit.web.api`: what the page asks for (new puzzles, hints), as plain functions
-  that check their input and return JSON-ready data;
-- :mod:`sudokit.web.server`: the HTTP server over them (stdlib ``http.server``);
-- :mod:`sudokit.web.page`: the page itself, served or written as one offline file.
+- :mod:`sudokit.web.api`: what the play page asks for (hints, shapes, levels), as plain
+  functions that check their input and return JSON-ready data;
+- :mod:`sudokit.web.work`: the service's CPU work (solve, rate, explain, hint, check, make
+  puzzles for the bank), run in worker processes;
+- :mod:`sudokit.web.app`: the service itself (FastAPI, run by uvicorn: ``sudokit serve``),
+  which needs the ``server`` extra: ``pip install "sudokit[server]"``;
+- :mod:`sudokit.web.ids`: the signed puzzle ids it hands out;
+- :mod:`sudokit.web.page`: the play page, served by the service or written as one offline
+  file (``sudokit html``).
 
 The page's HTML, CSS and JavaScript ship in ``sudokit/web/static``; one copy of each serves
-both the served page and the offline one.
+both the served page and the offline one. Importing this package needs no extra.
 
->>> from sudokit.web import make_server
->>> server = make_server(port=0)
->>> server.host, server.port > 0
-('127.0.0.1', True)
->>> server.server_close()
+>>> from sudokit.web import server_available
+>>> isinstance(server_available(), bool)
+True
 """
 
 from __future__ import annotations
 
-from .api import HINT_WORDS, RequestError, hint_request, new_puzzle
+from importlib.util import find_spec
+
+from .api import HINT_WORDS, RequestError, hint_request
 from .page import offline_page, puzzle_data, served_page
-from .server import DEFAULT_HOST, DEFAULT_PORT, MAX_BODY, PlayServer, make_server
 
 __all__ = [
     "HINT_WORDS",
-    "DEFAULT_HOST",
-    "DEFAULT_PORT",
-    "MAX_BODY",
-    "PlayServer",
+    "SERVER_EXTRA",
     "RequestError",
     "hint_request",
-    "make_server",
-    "new_puzzle",
     "offline_page",
     "puzzle_data",
     "served_page",
+    "server_available",
 ]
+
+#: What to install for ``sudokit serve`` and ``sudokit play``.
+SERVER_EXTRA = 'pip install "sudokit[server]"'
+
+
+def server_available() -> bool:
+    """Whether the service's dependencies (FastAPI, uvicorn) are installed."""
+    return all(find_spec(name) is not None for name in ("fastapi", "uvicorn"))

@@ -1,7 +1,8 @@
 """What the play page asks for, as plain functions: check the values, answer with JSON-ready data.
 
-The HTTP server (:mod:`sudokit.web.server`) and the offline page (:mod:`sudokit.web.page`) are
-both thin layers over this module; nothing here knows about sockets.
+The service (:mod:`sudokit.web.app`, through :mod:`sudokit.web.work`) and the offline page
+(:mod:`sudokit.web.page`) are both thin layers over this module; nothing here knows about
+sockets.
 
 Terms:
 
@@ -31,17 +32,14 @@ from typing import Any
 
 from .._grid import Grid
 from .._shape import Shape
-from ..difficulty import Rated, generate
 from ..engine import unique_solution
 from ..errors import (
-    GenerationError,
     InvalidPuzzleError,
     InvalidShapeError,
     NotUniqueError,
     SudokitError,
 )
 from ..formats import DEFAULT_ALPHABET
-from ..generator import Generated
 from ..logic import Candidates, Step, Technique, hint
 from ..rating import Level
 
@@ -54,7 +52,6 @@ __all__ = [
     "hint_request",
     "HINT_WORDS",
     "hint_texts",
-    "new_puzzle",
     "parse_shape",
     "reveal_order",
 ]
@@ -130,69 +127,6 @@ def parse_shape(text: str) -> Shape:
     if shape.n > MAX_PLAY_SIDE:
         raise RequestError(f"shape {shape} makes a {shape.n}x{shape.n} grid; at most 16x16 here")
     return shape
-
-
-def _level_name(text: str) -> str:
-    name = text.strip().lower()
-    if name not in LEVELS:
-        raise RequestError(f"unknown level {text!r:.40}; choose from {', '.join(LEVELS)}")
-    return name
-
-
-def _seed(text: str | None) -> int | None:
-    if text is None:
-        return None
-    if not text.isdecimal() or len(text) > 20 or int(text) >= 1 << 64:
-        raise RequestError(f"seed must be a whole number 0 to 2**64-1, got {text!r:.40}")
-    return int(text)
-
-
-def new_puzzle(query: Mapping[str, str], *, timeout: float = 15.0) -> dict[str, Any]:
-    """A new puzzle for the query ``{"level": "easy", "shape": "9"[, "seed": "42"]}``.
-
-    The answer's ``seed`` is a string (a 64-bit number would lose digits in JavaScript).
-
-    When no puzzle of the level is found within ``timeout`` seconds (small grids have few hard
-    puzzles; the hardest levels need techniques that may be missing), the closest puzzle found
-    is given instead, with a ``note`` that says so; its ``level`` is then the one it has.
-    """
-    unknown = sorted(set(query) - {"level", "shape", "seed"})
-    if unknown:
-        raise RequestError(f"unknown parameter {unknown[0]!r:.40}; expected level, shape, seed")
-    level = _level_name(query.get("level", "easy"))
-    shape = parse_shape(query.get("shape", "3x3"))
-    seed = _seed(query.get("seed"))
-    note = None
-    try:
-        made = generate(level=level, shape=shape, seed=seed, timeout=timeout)
-    except GenerationError as e:
-        if not isinstance(e.closest, Generated):  # pragma: no cover - the generator always has one
-            raise RequestError(f"no {level} puzzle found: {e}", 503) from None
-        made = e.closest
-        wanted = f"No {level} {shape.n}x{shape.n} puzzle was found within {timeout:g} s"
-        closest = made.rating if isinstance(made, Rated) else None
-        if closest is not None and not closest.solved:
-            note = (
-                f"{wanted} that the logic engine can solve; this one is beyond its "
-                "techniques, so hints may run out."
-            )
-        else:
-            found = closest.level.name.lower() if closest is not None else "unrated"
-            note = f"{wanted}; this is the closest one, rated {found}."
-    rating = made.rating if isinstance(made, Rated) else None
-    return {
-        "shape": str(shape),
-        "n": shape.n,
-        "box_rows": shape.box_rows,
-        "box_cols": shape.box_cols,
-        "puzzle": list(made.puzzle.cells),
-        "solution": list(made.solution.cells),
-        "seed": str(made.seed),
-        "asked": level,
-        "level": rating.level.name.lower() if rating is not None else None,
-        "rating": rating.to_dict() if rating is not None else None,
-        "note": note,
-    }
 
 
 # Hints ------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@
  *   redo stacks, the time spent; saved to localStorage after each change.
  * - change: [cell, value before, marks before, value after, marks after]; an action (one
  *   undo step) is a list of changes.
- * - hint answer: {kind, detail, text, step}, from the server (POST api/hint) or, offline, from
- *   the hint path embedded in the page (see offlineHint). Every hint is worded by Python: the
+ * - hint answer: {kind, detail, text, step}, from the service (POST api/v1/hint) or, offline,
+ *   from the hint path embedded in the page (see offlineHint). Every hint is worded by Python: the
  *   path's texts, and config.words for the others; this script only fills in cell names.
  *
  * The page's mode and data come from the JSON in <script id="sudokit-data">.
@@ -535,7 +535,7 @@
     var body = { shape: g.shape, puzzle: g.puzzle, grid: g.values, marks: g.marks, detail: detail };
     var key = positionKey();
     $("hint-text").textContent = "Thinking…";
-    fetch("api/hint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+    fetch("api/v1/hint", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
       .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
       .then(function (res) {
         if (positionKey() !== key) return;  // the board changed while we waited
@@ -655,28 +655,76 @@
     $("spinner").hidden = !on;
     $("spinner-text").textContent = text || "Making a puzzle…";
     $("new").disabled = on;
+    $("daily").disabled = on;
     $("board").setAttribute("aria-busy", on ? "true" : "false");
   }
 
-  function fetchNew() {
+  // A JSON answer of the service, or an Error carrying its message.
+  function getJSON(url) {
+    return fetch(url).then(function (r) {
+      return r.json().then(function (j) {
+        if (!r.ok) throw new Error(j.error || "the server refused (" + r.status + ")");
+        return j;
+      });
+    });
+  }
+
+  // A served puzzle (GET api/v1/puzzle or api/v1/daily) with its solution, as a game.
+  function fetchGame(url, busyText) {
     if (S.busy) return;
-    var level = $("level").value, size = $("size").value;
-    var slow = level === "diabolical" || level === "fiendish" || Number(size) >= 12;
-    setBusy(true, "Making " + (/^[aeiou]/.test(level) ? "an " : "a ") + level + " " + size + "×" + size + " puzzle…" +
-      (slow ? " This can take a while." : ""));
-    fetch("api/new?level=" + encodeURIComponent(level) + "&shape=" + encodeURIComponent(size))
-      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
-      .then(function (res) {
+    setBusy(true, busyText);
+    getJSON(url)
+      .then(function (p) {
+        return getJSON("api/v1/puzzle/" + encodeURIComponent(p.id) + "/solution").then(function (s) {
+          p.solution = s.solution;
+          p.key = p.id;
+          return p;
+        });
+      })
+      .then(function (p) {
         setBusy(false);
-        if (!res.ok) throw new Error(res.body.error || "the server refused");
-        start(newGame(res.body));
+        var g = newGame(p);
+        g.id = p.id;
+        g.note = p.date ? "Daily puzzle of " + p.date + "." : null;
+        start(g);
         save();
         $("board").focus();
       })
       .catch(function (e) {
         setBusy(false);
-        setStatus("Could not make a puzzle: " + e.message, "bad");
+        setStatus("Could not get a puzzle: " + e.message, "bad");
       });
+  }
+
+  function fetchNew() {
+    var level = $("level").value, size = $("size").value;
+    var slow = level === "diabolical" || level === "fiendish" || Number(size) >= 12;
+    fetchGame("api/v1/puzzle?level=" + encodeURIComponent(level) + "&shape=" + encodeURIComponent(size),
+      "Finding " + (/^[aeiou]/.test(level) ? "an " : "a ") + level + " " + size + "×" + size + " puzzle…" +
+      (slow ? " Making one can take a while." : ""));
+  }
+
+  function fetchDaily() {
+    var level = $("level").value;
+    fetchGame("api/v1/daily?level=" + encodeURIComponent(level), "Finding today's " + level + " puzzle…");
+  }
+
+  // The bank's counts by shape and level, shown in the level list (levels the bank lacks
+  // are still offered: the service makes one).
+  var catalog = null;
+  function showCatalog() {
+    if (!catalog) return;
+    var size = Number($("size").value), shape = null, i;
+    for (i = 0; i < catalog.shapes.length; i++) if (catalog.shapes[i].n === size) shape = catalog.shapes[i];
+    var options = $("level").options;
+    for (i = 0; i < options.length; i++) {
+      var name = options[i].value, count = shape ? shape.levels[name] || 0 : 0;
+      var label = name.charAt(0).toUpperCase() + name.slice(1);
+      options[i].textContent = count ? label + " · " + count : label;
+    }
+  }
+  function fetchCatalog() {
+    getJSON("api/v1/catalog").then(function (c) { catalog = c; showCatalog(); }).catch(function () { /* optional */ });
   }
 
   function openOffline(index) {
@@ -793,8 +841,9 @@
       $("next").addEventListener("click", function () { openOffline(S.index + 1); });
     } else {
       $("new").addEventListener("click", fetchNew);
+      $("daily").addEventListener("click", fetchDaily);
       $("level").addEventListener("change", save);
-      $("size").addEventListener("change", save);
+      $("size").addEventListener("change", function () { showCatalog(); save(); });
     }
     // The clock runs while the page is shown and the puzzle unsolved.
     setInterval(function () {
@@ -819,6 +868,7 @@
       var saved = load(SAVE_KEY);
       if (saved && saved.level) $("level").value = saved.level;
       if (saved && saved.size) $("size").value = saved.size;
+      fetchCatalog();
       if (saved && valid(saved.game)) start(saved.game); else fetchNew();
     }
     $("board").focus();

@@ -1,0 +1,204 @@
+"""A pool of worker processes for the service's CPU work, driven from asyncio, where a job
+that runs past its deadline is killed (its process with it) and replaced.
+
+Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one job. A hung
+rating would hold its process until it ended, and after enough of them every quick request
+would queue behind slow ones. Here each worker is one process with one pipe; a job takes an
+idle worker (waiting, within its deadline, for one to come free), sends ``(function, args)``
+and waits for the answer without blocking the event loop (the loop watches the pipe). At the
+deadline the worker is killed and a new one started in the background; a worker that dies
+on its own is replaced the same way. Workers run at a lower CPU priority (``nice``) than the
+server, so on a busy machine the event loop and the quick requests go first.
+
+Errors come back as values, not pickled exceptions: a :class:`RequestError` keeps its status
+and message; a bug in a job is logged by the parent with the worker's traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from .api import RequestError
+
+__all__ = ["JobFailed", "JobTimeout", "WorkerPool", "default_size"]
+
+_log = logging.getLogger("sudokit.web")
+
+
+class JobTimeout(Exception):
+    """A job was not done by its deadline (it was waiting for a worker, or was killed)."""
+
+
+class JobFailed(Exception):
+    """A job raised an unexpected error, or its worker died."""
+
+
+def default_size() -> int:
+    """One worker per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _serve(conn: Connection, nice: int) -> None:
+    """A worker's life: answer jobs until the pipe closes."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            answer: tuple[Any, ...] = ("ok", fn(*args))
+        except RequestError as e:
+            answer = ("request", str(e), e.status)
+        except TimeoutError as e:
+            answer = ("timeout", str(e))
+        except Exception as e:
+            answer = ("bug", f"{type(e).__name__}: {e}", traceback.format_exc())
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+        self.process = process
+        self.conn = conn
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.process.kill()
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        # Reap it in the background (join would wait here, if only a moment).
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            self.process.join(0)
+
+
+class WorkerPool:
+    """``size`` worker processes; :meth:`run` a function in one of them, within a deadline.
+
+    Start with :meth:`start` (on the event loop that will use the pool), stop with
+    :meth:`close`.
+    """
+
+    def __init__(self, size: int | None = None, *, nice: int = 10) -> None:
+        self.size = size or default_size()
+        if self.size < 1:
+            raise ValueError(f"a pool needs at least one worker, got {size}")
+        self.nice = nice
+        # forkserver: a clean parent for the workers (the server has threads), and new
+        # workers start in milliseconds with sudokit already imported.
+        self._ctx = multiprocessing.get_context("forkserver")
+        self._ctx.set_forkserver_preload(["sudokit.web.work"])
+        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._all: set[_Worker] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.killed = 0  # workers killed at a deadline (for tests and stats)
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._ctx.Pipe()
+        process = self._ctx.Process(
+            target=_serve, args=(child, self.nice), daemon=True, name="sudokit-worker"
+        )
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    async def start(self) -> None:
+        workers = await asyncio.to_thread(lambda: [self._spawn() for _ in range(self.size)])
+        for w in workers:
+            self._all.add(w)
+            self._idle.put_nowait(w)
+
+    async def close(self) -> None:
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for w in list(self._all):
+            w.kill()
+        self._all.clear()
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.kill()
+        self._all.discard(worker)
+        if self._closed:
+            return
+
+        async def fresh() -> None:
+            w = await asyncio.to_thread(self._spawn)
+            if self._closed:
+                w.kill()
+                return
+            self._all.add(w)
+            self._idle.put_nowait(w)
+
+        task = asyncio.get_running_loop().create_task(fresh())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def run(self, fn: Callable[..., Any], *args: Any, timeout: float) -> Any:
+        """``fn(*args)`` in a worker, its answer back; at most ``timeout`` seconds from now,
+        waiting for a free worker included. Raises :class:`JobTimeout` past it,
+        :class:`RequestError` as the job raised it, :class:`JobFailed` for a bug or a lost
+        worker."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), timeout)
+        except TimeoutError:
+            raise JobTimeout("every worker was busy until the time limit") from None
+        try:
+            worker.conn.send((fn, args))
+            await asyncio.wait_for(self._readable(worker), max(0.0, deadline - loop.time()))
+            answer = worker.conn.recv()
+        except TimeoutError:
+            self.killed += 1
+            self._replace(worker)
+            raise JobTimeout("the work ran past the time limit") from None
+        except (EOFError, OSError) as e:
+            self._replace(worker)
+            raise JobFailed(f"a worker process died ({type(e).__name__})") from None
+        except BaseException:  # cancelled (the server stops): the job may still run
+            self._replace(worker)
+            raise
+        self._idle.put_nowait(worker)
+        kind = answer[0]
+        if kind == "ok":
+            return answer[1]
+        if kind == "request":
+            raise RequestError(answer[1], answer[2])
+        if kind == "timeout":
+            raise JobTimeout(answer[1])
+        _log.error("a job failed in a worker: %s\n%s", answer[1], answer[2])
+        raise JobFailed(answer[1])
+
+    async def _readable(self, worker: _Worker) -> None:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = worker.conn.fileno()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_reader(fd, wake)
+        try:
+            await ready
+        finally:
+            loop.remove_reader(fd)

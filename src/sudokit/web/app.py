@@ -1,0 +1,796 @@
+"""The puzzle service: an ASGI application (FastAPI) over the bank and the engines, with the
+play page.
+
+Why FastAPI (over bare Starlette, which it is built on): the OpenAPI schema and its docs page
+come from the same typed request models that validate the input, so the schema cannot drift
+from what the server accepts, and the property tests (schemathesis) generate their requests
+from it. Everything else is Starlette: the routing, the middleware, the test server.
+
+Terms:
+
+- A **served puzzle** is a random isomorph of a stored puzzle with an opaque, signed **puzzle
+  id** (:mod:`sudokit.web.ids`); ``GET /api/v1/puzzle/{id}`` and ``…/solution`` accept it.
+- **Quick work** (a bank read, mapping a stored puzzle) runs in a thread, so the event loop
+  never waits on the database; **CPU work** (generation, solving, rating, explaining, hints,
+  checks) runs in the process pool (:mod:`sudokit.web._pool`) within the time limit: past
+  it, the job is killed and the client gets a 503 saying so.
+- Every error is JSON, ``{"error": "what was wrong"}``: 4xx for a bad request (with the
+  parameter or key named), 503 for work not done in time, 500 for a bug (logged, no trace
+  sent). Bodies over ``max_body`` bytes are refused with a 413 before they are read whole.
+
+Run it with ``sudokit serve`` or any ASGI server: ``uvicorn sudokit.web.app:app`` serves the
+bank of ``$SUDOKIT_DB`` (default ``sudokit.db``); :func:`create_app` makes one for a given bank.
+
+>>> app = create_app("sqlite:///:memory:/x.db")  # nothing is opened until it starts
+>>> sorted(r for r in ROUTES if r.startswith("/api/v1/puzzle"))
+['/api/v1/puzzle', '/api/v1/puzzle/{puzzle_id}', '/api/v1/puzzle/{puzzle_id}/solution']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+import os
+import random
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
+
+from ..bank import Bank, Filters, Stored
+from ..canon import Transform
+from ..difficulty import step_names
+from ..generator import SYMMETRIES, symmetry_of
+from ..logic import STEP_SCHEMA
+from ..rating import Level
+from . import ids, page, work
+from ._pool import JobFailed, JobTimeout, WorkerPool
+from .api import LEVELS, SIDES, RequestError, parse_shape
+
+__all__ = ["MAX_BODY", "ROUTES", "TIME_LIMIT", "Settings", "create_app", "from_env"]
+
+_log = logging.getLogger("sudokit.web")
+
+#: The largest request body accepted, in bytes (a 16x16 hint request is about 3 KiB).
+MAX_BODY = 64 * 1024
+#: Seconds a request may spend on CPU work (waiting for a worker included) before a 503.
+TIME_LIMIT = 15.0
+#: How long the catalog of the bank's levels and shapes is reused before it is counted again.
+_CATALOG_TTL = 60.0
+
+ROUTES = {
+    "/",
+    "/static/play.css",
+    "/static/play.js",
+    "/api/v1/puzzle",
+    "/api/v1/puzzle/{puzzle_id}",
+    "/api/v1/puzzle/{puzzle_id}/solution",
+    "/api/v1/daily",
+    "/api/v1/catalog",
+    "/api/v1/solve",
+    "/api/v1/rate",
+    "/api/v1/explain",
+    "/api/v1/hint",
+    "/api/v1/check",
+    "/api/v1/openapi.json",
+    "/api/v1/docs",
+}
+
+_PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+@dataclass
+class Settings:
+    """What one application serves and how: the bank (a path or URL), the pool's size
+    (None: one worker per CPU), the time limit for CPU work, the body limit, and the
+    ``Host`` names accepted (None: any; ``sudokit serve`` on a loopback address accepts
+    only loopback names, against DNS rebinding)."""
+
+    db: str = "sudokit.db"
+    workers: int | None = None
+    time_limit: float = TIME_LIMIT
+    max_body: int = MAX_BODY
+    allowed_hosts: tuple[str, ...] | None = None
+    nice: int = 10
+
+
+@dataclass
+class _State:
+    settings: Settings
+    bank: Bank
+    secret: bytes
+    pool: WorkerPool
+    catalog: tuple[float, dict[str, Any]] | None = None
+    daily: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+# Request and answer models ---------------------------------------------------------------------
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+Digits = list[Annotated[int, Field(ge=0, le=36)]]
+PuzzleValue = Annotated[
+    str | Digits,
+    Field(
+        description="A puzzle: a text sudokit reads (the 81-character line, '.' or '0' "
+        "empty; a pretty grid; JSON), or n*n digits, 0 empty.",
+        max_length=8192,
+        examples=[
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+        ],
+    ),
+]
+ShapeText = Annotated[
+    str,
+    Field(
+        description="Box rows x box columns, e.g. '3x3' (9x9) or '2x3' (6x6); needed for a "
+        "list of digits whose boxes are not square.",
+        max_length=16,
+        examples=["3x3"],
+    ),
+]
+
+
+class PuzzleIn(BaseModel):
+    """A puzzle to solve, rate or explain."""
+
+    model_config = _STRICT
+    puzzle: PuzzleValue
+    shape: ShapeText | None = None
+
+
+class CheckIn(BaseModel):
+    """A player's board to check against the solution."""
+
+    model_config = _STRICT
+    puzzle: PuzzleValue
+    grid: Annotated[
+        str | Digits,
+        Field(description="The board: the clues and the player's digits.", max_length=8192),
+    ]
+    shape: ShapeText | None = None
+
+
+class HintIn(BaseModel):
+    """A player's position, as the play page sends it."""
+
+    model_config = _STRICT
+    shape: ShapeText
+    puzzle: Annotated[Digits, Field(description="The clues, n*n digits (0 = empty).")]
+    grid: Annotated[Digits, Field(description="The board, clues included.")]
+    marks: Annotated[
+        list[Annotated[int, Field(ge=0, le=(1 << 16) - 1)]] | None,
+        Field(description="Pencil marks: one digit mask a cell (bit d-1 for digit d); 0 none."),
+    ] = None
+    detail: Annotated[
+        Literal[1, 2, 3], Field(description="1: where to look; 2: what; 3: the whole step.")
+    ] = 1
+
+
+class Served(BaseModel):
+    """A served puzzle: a random isomorph of a stored one."""
+
+    id: str = Field(description="The puzzle id: give it to /puzzle/{id} and /puzzle/{id}/solution.")
+    shape: str
+    n: int
+    box_rows: int
+    box_cols: int
+    puzzle: list[int] = Field(description="n*n digits, 0 empty, row by row.")
+    text: str = Field(description="The puzzle as one line ('.' empty).")
+    clues: int
+    symmetry: str
+    level: str
+    er: float
+    ep: float
+    ed: float
+    hardest: str | None
+    date: str | None = Field(default=None, description="The day of a daily puzzle.")
+
+
+class Solution(BaseModel):
+    """The solution of a served puzzle, in the puzzle's own form."""
+
+    id: str
+    shape: str
+    solution: list[int]
+    text: str
+
+
+IdPath = Annotated[str, Path(description="A puzzle id from /puzzle or /daily.", max_length=256)]
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="What was wrong, naming the parameter or key.")
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut, "description": what}
+    for code, what in (
+        (400, "A bad request (malformed JSON, a bad value)."),
+        (404, "No such puzzle or path."),
+        (413, "The body is too large."),
+        (422, "A well-formed request the server cannot use (a puzzle without one solution)."),
+        (503, "The work did not finish within the time limit."),
+    )
+}
+
+
+# Helpers --------------------------------------------------------------------------------------
+
+
+def _error(status: int, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse(
+        {"error": message}, status_code=status, headers={"Cache-Control": "no-store", **headers}
+    )
+
+
+_ER = re.compile(r"^\s*(\d{1,2}(?:\.\d{1,2})?)\s*(?:(?:-|\.\.)\s*(\d{1,2}(?:\.\d{1,2})?))?\s*$")
+
+
+def _er(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    m = _ER.match(text)
+    if m is None:
+        raise RequestError(f"er must be a rating or a range such as '7-9', got {text!r:.40}")
+    lo = float(m.group(1))
+    hi = float(m.group(2)) if m.group(2) is not None else lo
+    if lo > hi:
+        raise RequestError(f"er range {text!r:.40} runs backwards")
+    return lo, hi
+
+
+def _require(values: list[str] | None) -> tuple[str, ...]:
+    names = tuple(n.strip() for v in values or () for n in v.split(",") if n.strip())
+    for name in names:
+        try:
+            step_names(name)
+        except ValueError as e:
+            raise RequestError(f"require: {e}") from None
+    return names
+
+
+def _keeps(symmetry: str) -> bool:
+    """Whether transposing a pattern keeps its symmetry's name."""
+    return symmetry not in ("mirror-h", "mirror-v")
+
+
+def _mirrored(blocks: int, size: int, rng: random.Random) -> tuple[int, ...]:
+    """A random order of ``blocks * size`` lines (whole blocks moved, lines only inside their
+    block) that commutes with turning the order round: line ``i`` goes where line ``m - i``
+    goes, mirrored. Such orders keep every mirror and rotation symmetry of a clue pattern."""
+    m = blocks * size - 1
+    pairs = list(range(blocks // 2))
+    rng.shuffle(pairs)
+    block_of = [0] * blocks
+    for k, p in enumerate(pairs):
+        a, b = (p, blocks - 1 - p) if rng.random() < 0.5 else (blocks - 1 - p, p)
+        block_of[k], block_of[blocks - 1 - k] = a, b
+    if blocks % 2:
+        block_of[blocks // 2] = blocks // 2
+
+    def inner() -> list[int]:
+        half = list(range(size // 2))
+        rng.shuffle(half)
+        out = [0] * size
+        for k, p in enumerate(half):
+            a, b = (p, size - 1 - p) if rng.random() < 0.5 else (size - 1 - p, p)
+            out[k], out[size - 1 - k] = a, b
+        if size % 2:
+            out[size // 2] = size // 2
+        return out
+
+    order = [0] * (m + 1)
+    for k in range((blocks + 1) // 2):
+        within = inner()
+        src, dst = block_of[k], k
+        for i in range(size):
+            order[dst * size + i] = src * size + within[i]
+            order[m - (dst * size + i)] = m - (src * size + within[i])
+    return tuple(order)
+
+
+def isomorph(stored: Stored, rng: random.Random) -> Transform:
+    """A random transform that shows ``stored`` (from its shown form, the generator's clue
+    pattern) relabelled and moved, keeping the pattern's symmetry; its inverse maps the
+    served puzzle back to the shown one."""
+    shape = stored.shape
+    digits = list(range(1, shape.n + 1))
+    rng.shuffle(digits)
+    square = shape.box_rows == shape.box_cols
+    rows = _mirrored(shape.box_cols, shape.box_rows, rng)
+    cols = rows if square else _mirrored(shape.box_rows, shape.box_cols, rng)
+    flip = square and _keeps(stored.symmetry) and rng.random() < 0.5
+    t = Transform(shape, flip, rows, cols, (0, *digits))
+    if symmetry_of(t.apply(stored.shown)) != stored.symmetry:  # pragma: no cover - a guard
+        t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
+    return t
+
+
+def _served(stored: Stored, t: Transform, key: bytes, date: str | None = None) -> Served:
+    grid = t.apply(stored.shown)
+    shape = stored.shape
+    r = stored.rating
+    return Served(
+        id=ids.encode(stored.id, t, key),
+        shape=str(shape),
+        n=shape.n,
+        box_rows=shape.box_rows,
+        box_cols=shape.box_cols,
+        puzzle=list(grid.cells),
+        text=grid.to_line(),
+        clues=grid.clue_count,
+        symmetry=stored.symmetry,
+        level=r.level.name.lower(),
+        er=r.er,
+        ep=r.ep,
+        ed=r.ed,
+        hardest=r.hardest,
+        date=date,
+    )
+
+
+# The application -------------------------------------------------------------------------------
+
+
+def create_app(db: str | None = None, settings: Settings | None = None) -> FastAPI:
+    """The service over the bank at ``db`` (a path or URL; default ``$SUDOKIT_DB``, else
+    ``sudokit.db``). The bank is opened and the worker pool started when the application
+    starts (the ASGI lifespan), and both closed when it stops."""
+    settings = settings or Settings()
+    if db is not None:
+        settings.db = db
+    elif os.environ.get("SUDOKIT_DB"):
+        settings.db = os.environ["SUDOKIT_DB"]
+    holder: dict[str, _State] = {}
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        bank = await asyncio.to_thread(Bank, settings.db)
+        try:
+            secret = await asyncio.to_thread(bank.secret)
+            pool = WorkerPool(settings.workers, nice=settings.nice)
+            await pool.start()
+            holder["state"] = _State(settings, bank, secret, pool)
+            try:
+                yield
+            finally:
+                await pool.close()
+        finally:
+            bank.close()
+
+    app = FastAPI(
+        title="sudokit puzzle service",
+        version="1",
+        summary="Sudoku puzzles with exactly one solution, rated, explained and hinted.",
+        description="Puzzles from a bank, served as random isomorphs with signed ids; "
+        "solving, Sudoku Explainer ratings, explanations and hints for any puzzle. Errors are "
+        '`{"error": "..."}`. CPU work has a time limit: past it, a 503.',
+        lifespan=lifespan,
+        openapi_url="/api/v1/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_middleware(_Guard, settings=settings)
+
+    def state() -> _State:
+        return holder["state"]
+
+    async def cpu(fn: Callable[..., Any], *args: Any, late: str | None = None) -> Any:
+        """``fn(*args)`` in the pool; past the time limit a 503 saying ``late`` or that the
+        work did not finish."""
+        s = state()
+        try:
+            return await s.pool.run(fn, *args, timeout=s.settings.time_limit)
+        except JobTimeout:
+            limit = s.settings.time_limit
+            why = late or f"the work did not finish within the time limit ({limit:g} s)"
+            raise RequestError(why, 503) from None
+
+    # Errors.
+
+    @app.exception_handler(RequestError)
+    async def request_error(_request: Request, e: RequestError) -> JSONResponse:
+        extra = {"Retry-After": "5"} if e.status == 503 else {}
+        return _error(e.status, str(e), **extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "the request"
+        if first.get("type") == "json_invalid":
+            why = first.get("ctx", {}).get("error", "not JSON")
+            return _error(400, f"malformed JSON: {why}")
+        if first.get("type") == "missing":
+            return _error(422, f"missing {where!r}")
+        return _error(422, f"{where}: {first.get('msg', 'invalid value')}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, e: HTTPException) -> JSONResponse:
+        path = request.url.path
+        if e.status_code == 404:
+            return _error(404, f"no such path {path!r:.80}")
+        if e.status_code == 405:
+            return _error(
+                405,
+                f"method {request.method} is not allowed on {path:.80}",
+                **(e.headers or {}),
+            )
+        return _error(e.status_code, str(e.detail))
+
+    @app.exception_handler(JobFailed)
+    async def failed(_request: Request, e: JobFailed) -> JSONResponse:
+        return _error(500, "internal error in the sudokit server")
+
+    @app.exception_handler(Exception)
+    async def bug(_request: Request, e: Exception) -> JSONResponse:  # logged by the server
+        return _error(500, "internal error in the sudokit server")
+
+    # The page.
+
+    @app.get("/", include_in_schema=False)
+    async def play_page() -> HTMLResponse:
+        return HTMLResponse(
+            page.served_page(),
+            headers={"Content-Security-Policy": _PAGE_POLICY, "Cache-Control": "no-cache"},
+        )
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def asset(name: str) -> Response:
+        if name not in page.ASSETS:
+            return _error(404, f"no such file {name!r:.40}")
+        return Response(
+            page.asset(name), media_type=page.ASSETS[name], headers={"Cache-Control": "no-cache"}
+        )
+
+    @app.get("/api/v1/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return _docs_page(app.openapi())
+
+    @app.get("/api/v1/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url="/api/v1/openapi.json", title="sudokit API")
+
+    # Puzzles from the bank.
+
+    @app.get("/api/v1/puzzle", response_model=Served, responses=_ERRORS, tags=["puzzles"])
+    async def get_puzzle(
+        level: Annotated[Literal[LEVELS] | None, Query(description="SE level.")] = None,  # type: ignore[valid-type]
+        er: Annotated[
+            str | None,
+            Query(description="SE rating or range, e.g. '7-9'.", max_length=16),
+        ] = None,
+        require: Annotated[
+            list[Annotated[str, Field(max_length=64)]] | None,
+            Query(description="Techniques (or groups) the solve path uses.", max_length=8),
+        ] = None,
+        shape: Annotated[
+            str,
+            Query(description="Side ('9') or boxes ('3x3'), up to 16x16.", max_length=16),
+        ] = "3x3",
+        symmetry: Annotated[Literal[tuple(SYMMETRIES)] | None, Query()] = None,  # type: ignore[valid-type]
+    ) -> Served:
+        """A random puzzle that fits, as a random isomorph. When the bank has none, one is
+        made, stored and served, within the time limit (else a 503)."""
+        s = state()
+        shape_ = parse_shape(shape)
+        filters = Filters(
+            level=Level.parse(level) if level else None,
+            er=_er(er),
+            require=_require(require),
+            shape=shape_,
+            symmetry=symmetry,
+        )
+        found = await asyncio.to_thread(s.bank.query, filters, randomly=True)
+        if not found:
+            cid = await cpu(
+                work.fill_one,
+                s.settings.db,
+                str(shape_),
+                level,
+                filters.er,
+                filters.require,
+                symmetry,
+                s.settings.time_limit,
+                late=work.none_made(shape_, level, s.settings.time_limit),
+            )
+            stored = await asyncio.to_thread(s.bank.get, cid)
+            if stored is None:  # pragma: no cover - the worker stored it
+                raise RequestError("the puzzle made was not stored", 503)
+        else:
+            stored = found[0]
+        rng = random.Random(int.from_bytes(os.urandom(16), "little"))
+        return _served(stored, isomorph(stored, rng), s.secret)
+
+    async def by_id(puzzle_id: str) -> tuple[Stored, Transform]:
+        s = state()
+        named = ids.decode(puzzle_id, s.secret)
+        if named is None:
+            raise RequestError(f"unknown puzzle id {puzzle_id!r:.60}", 404)
+        stored = await asyncio.to_thread(s.bank.get, named[0])
+        if stored is None:
+            raise RequestError(f"puzzle {puzzle_id!r:.60} is no longer in the bank", 404)
+        return stored, named[1]
+
+    @app.get(
+        "/api/v1/puzzle/{puzzle_id}", response_model=Served, responses=_ERRORS, tags=["puzzles"]
+    )
+    async def get_puzzle_by_id(puzzle_id: IdPath) -> Served:
+        """The puzzle of an id, as it was served."""
+        stored, t = await by_id(puzzle_id)
+        return _served(stored, t, state().secret)
+
+    @app.get(
+        "/api/v1/puzzle/{puzzle_id}/solution",
+        response_model=Solution,
+        responses=_ERRORS,
+        tags=["puzzles"],
+    )
+    async def get_solution(puzzle_id: IdPath) -> Solution:
+        """The solution of the puzzle of an id, in the served form."""
+        stored, t = await by_id(puzzle_id)
+        grid = await asyncio.to_thread(lambda: t.apply(stored.shown_solution()))
+        return Solution(
+            id=puzzle_id, shape=str(stored.shape), solution=list(grid.cells), text=grid.to_line()
+        )
+
+    @app.get("/api/v1/daily", response_model=Served, responses=_ERRORS, tags=["puzzles"])
+    async def daily(
+        level: Annotated[Literal[LEVELS], Query(description="SE level.")] = "medium",  # type: ignore[valid-type]
+        date: Annotated[
+            dt.date | None,
+            Query(description="The day (YYYY-MM-DD, UTC); default today."),
+        ] = None,
+    ) -> Served:
+        """The daily 9x9 puzzle of a level: the same for everybody on a date."""
+        s = state()
+        day = (date or dt.datetime.now(dt.UTC).date()).isoformat()
+        seed = work.daily_seed(s.secret, day, level)
+        cid = s.daily.get((day, level))
+        if cid is None:
+            cid = await cpu(work.daily_id, s.settings.db, seed, level, s.settings.time_limit)
+            if len(s.daily) > 64:
+                s.daily.clear()
+            s.daily[(day, level)] = cid
+        stored = await asyncio.to_thread(s.bank.get, cid)
+        if stored is None:  # pragma: no cover - stored by the worker
+            s.daily.pop((day, level), None)
+            raise RequestError("the daily puzzle is no longer in the bank; ask again", 503)
+        return _served(stored, isomorph(stored, random.Random(seed)), s.secret, date=day)
+
+    @app.get("/api/v1/catalog", tags=["puzzles"])
+    async def catalog() -> dict[str, Any]:
+        """What the bank holds, by shape and level (for the play page's choices)."""
+        s = state()
+        now = time.monotonic()
+        if s.catalog is None or now - s.catalog[0] > _CATALOG_TTL:
+            s.catalog = (now, await asyncio.to_thread(_catalog, s.bank))
+        return s.catalog[1]
+
+    # Work on any puzzle.
+
+    @app.post("/api/v1/solve", responses=_ERRORS, tags=["engines"])
+    async def solve(body: PuzzleIn) -> dict[str, Any]:
+        """The one solution of a puzzle (422 when it has none or more than one)."""
+        return dict(await cpu(work.solve, body.model_dump()))
+
+    @app.post("/api/v1/rate", responses=_ERRORS, tags=["engines"])
+    async def rate(body: PuzzleIn) -> dict[str, Any]:
+        """Sudoku Explainer's ER/EP/ED, the level, the hardest technique, HoDoKu's grade."""
+        deadline = time.monotonic() + state().settings.time_limit
+        return dict(await cpu(work.rate_puzzle, body.model_dump(), deadline))
+
+    @app.post("/api/v1/explain", responses=_ERRORS, tags=["engines"])
+    async def explain(body: PuzzleIn) -> dict[str, Any]:
+        """The logic engine's solve path; each step in the step schema (components: Step)
+        with its hint texts."""
+        deadline = time.monotonic() + state().settings.time_limit
+        return dict(await cpu(work.explain, body.model_dump(), deadline))
+
+    @app.post("/api/v1/hint", responses=_ERRORS, tags=["play"])
+    async def hint(body: HintIn) -> dict[str, Any]:
+        """A hint for a player's position (own pencil marks included), at detail 1, 2 or 3:
+        ``{kind, detail, text, step}``; a mistake on the board is pointed at first."""
+        return dict(await cpu(work.hint, body.model_dump()))
+
+    @app.post("/api/v1/check", responses=_ERRORS, tags=["play"])
+    async def check(body: CheckIn) -> dict[str, Any]:
+        """Which entries of a board are wrong."""
+        return dict(await cpu(work.check, body.model_dump()))
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                summary=app.summary,
+                description=app.description,
+                routes=app.routes,
+            )
+            step = {k: v for k, v in STEP_SCHEMA.items() if k != "$schema"}
+            schema.setdefault("components", {}).setdefault("schemas", {})["Step"] = step
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def _catalog(bank: Bank) -> dict[str, Any]:
+    shapes = []
+    for side, shape in SIDES.items():
+        counts = {
+            name: bank.count(Filters(level=Level.parse(name), shape=shape)) for name in LEVELS
+        }
+        shapes.append({"shape": str(shape), "n": side, "levels": counts})
+    return {"levels": list(LEVELS), "shapes": shapes}
+
+
+def _docs_page(schema: dict[str, Any]) -> HTMLResponse:
+    """The API's docs: every path, its parameters and body, from the OpenAPI schema, as one
+    self-contained page (no scripts from elsewhere)."""
+    from html import escape
+
+    parts = [
+        "<!doctype html><meta charset='utf-8'><title>sudokit API</title>",
+        "<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
+        "padding:0 1rem}code,pre{background:#f4f4f8;padding:0 .2em}h2{margin-top:2rem}"
+        ".m{font-weight:bold;color:#4f46e5}</style>",
+        f"<h1>{escape(schema['info']['title'])}</h1>",
+        f"<p>{escape(schema['info'].get('description', ''))}</p>",
+        "<p>Machine-readable: <a href='/api/v1/openapi.json'>/api/v1/openapi.json</a> "
+        "(OpenAPI 3.1).</p>",
+    ]
+    for path, methods in schema["paths"].items():
+        for method, op in methods.items():
+            parts.append(
+                f"<h2><span class='m'>{method.upper()}</span> <code>{escape(path)}</code></h2>"
+            )
+            parts.append(f"<p>{escape(op.get('description') or op.get('summary') or '')}</p>")
+            params = op.get("parameters", [])
+            if params:
+                parts.append("<ul>")
+                for p in params:
+                    desc = p.get("description") or p.get("schema", {}).get("description", "")
+                    parts.append(
+                        f"<li><code>{escape(p['name'])}</code> ({escape(p['in'])}): "
+                        f"{escape(desc)}</li>"
+                    )
+                parts.append("</ul>")
+            body = op.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                ref = body["schema"].get("$ref", "").rsplit("/", 1)[-1]
+                model = schema["components"]["schemas"].get(ref, {})
+                parts.append(f"<p>JSON body <code>{escape(ref)}</code>:</p><ul>")
+                for name, prop in model.get("properties", {}).items():
+                    desc = prop.get("description", "")
+                    parts.append(f"<li><code>{escape(name)}</code>: {escape(desc)}</li>")
+                parts.append("</ul>")
+    return HTMLResponse("\n".join(parts))
+
+
+# Plumbing: a guard in front of the application --------------------------------------------------
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class _Guard:
+    """Pure ASGI middleware (no BaseHTTPMiddleware: a client that hangs up must not turn
+    into a traceback): refuses unexpected ``Host`` headers (403) and bodies over the limit
+    (413, told by Content-Length or found while reading), then hands the body, read whole,
+    to the application."""
+
+    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        allowed = self.settings.allowed_hosts
+        if allowed is not None:
+            host = headers.get("host", "")
+            name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+            if name.lower() not in allowed:
+                await _send_error(send, 403, f"unexpected Host header {host!r:.60}")
+                return
+        limit = self.settings.max_body
+        length = headers.get("content-length")
+        if length is not None:
+            if not length.strip().isdecimal():
+                await _send_error(send, 400, f"bad Content-Length {length!r:.40}")
+                return
+            if int(length) > limit:
+                await _send_error(send, 413, f"body too large: {length} bytes, at most {limit}")
+                return
+        if scope["method"] in ("GET", "HEAD", "DELETE", "OPTIONS") and length is None:
+            await self.app(scope, receive, send)
+            return
+        chunks = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client hung up: nothing to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _send_error(send, 413, f"body too large: over {limit} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _send_error(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def from_env() -> FastAPI:
+    """The service as ``sudokit serve`` configures it, through the environment (so every
+    uvicorn worker process makes the same one): ``SUDOKIT_DB``, ``SUDOKIT_POOL`` (worker
+    processes for CPU work), ``SUDOKIT_TIME_LIMIT`` (seconds), ``SUDOKIT_HOSTS`` (the
+    ``Host`` names accepted, comma-separated; unset: any)."""
+    env = os.environ
+    hosts = env.get("SUDOKIT_HOSTS")
+    settings = Settings(
+        workers=int(env["SUDOKIT_POOL"]) if env.get("SUDOKIT_POOL") else None,
+        time_limit=float(env.get("SUDOKIT_TIME_LIMIT") or TIME_LIMIT),
+        allowed_hosts=tuple(h.strip().lower() for h in hosts.split(",")) if hosts else None,
+    )
+    return create_app(env.get("SUDOKIT_DB") or "sudokit.db", settings)
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the service over ``$SUDOKIT_DB``, made on first use (``uvicorn
+    sudokit.web.app:app``)."""
+    if name == "app":
+        made = create_app()
+        globals()["app"] = made
+        return made
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
