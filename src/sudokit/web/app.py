@@ -561,7 +561,8 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         seed = work.daily_seed(s.secret, day, level)
         cid = s.daily.get((day, level))
         if cid is None:
-            cid = await cpu(work.daily_id, s.settings.db, seed, level, s.settings.time_limit)
+            budget = 0.6 * s.settings.time_limit  # the rest for the pick from the bank
+            cid = await cpu(work.daily_id, s.settings.db, seed, level, budget)
             if len(s.daily) > 64:
                 s.daily.clear()
             s.daily[(day, level)] = cid

@@ -90,7 +90,7 @@ def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") 
         if shape is None:
             side = round(len(value) ** 0.5)
             root = round(side**0.5)
-            if side * side != len(value) or root * root != side:
+            if not value or side * side != len(value) or root * root != side or root < 2:
                 raise RequestError(
                     f"{key!r} holds {len(value)} digits: give 'shape' for a grid whose boxes "
                     "are not square"
