@@ -9,6 +9,7 @@ The one 5xx the API documents is the 503 of work that did not finish within the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import schemathesis
@@ -62,7 +63,7 @@ def test_no_request_makes_a_server_error(
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    def check(case: schemathesis.Case) -> None:
+    def check(case: schemathesis.Case[Any]) -> None:
         response = case.call(base_url=base, timeout=30)
         status = response.status_code
         if status >= 400:
