@@ -36,6 +36,7 @@ import os
 import random
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -43,7 +44,6 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.docs import get_redoc_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
@@ -108,12 +108,45 @@ class Settings:
     nice: int = 10
 
 
+class _Picks:
+    """Random picks from the bank, a run at a time: one query fetches a random run of
+    ``size`` stored puzzles that fit a filter (:meth:`sudokit.bank.Bank.query`: the rows
+    after a random point in the bank's random order, so a uniform sample), and requests take
+    them one by one until the run is used up. One bank round trip then serves ``size``
+    requests; each request still gets its own random isomorph."""
+
+    def __init__(self, bank: Bank, size: int = 64, keep: int = 256) -> None:
+        self.bank = bank
+        self.size = size
+        self.keep = keep  # filters remembered at most
+        self._runs: OrderedDict[Filters, list[Stored]] = OrderedDict()
+        self._locks: dict[Filters, asyncio.Lock] = {}
+
+    async def take(self, filters: Filters) -> Stored | None:
+        run = self._runs.get(filters)
+        if not run:
+            lock = self._locks.setdefault(filters, asyncio.Lock())
+            async with lock:  # one query for the requests that find the run empty together
+                run = self._runs.get(filters)
+                if not run:
+                    run = await asyncio.to_thread(
+                        self.bank.query, filters, limit=self.size, randomly=True
+                    )
+                    self._runs[filters] = run
+                    self._runs.move_to_end(filters)
+                    while len(self._runs) > self.keep:
+                        old, _ = self._runs.popitem(last=False)
+                        self._locks.pop(old, None)
+        return run.pop() if run else None
+
+
 @dataclass
 class _State:
     settings: Settings
     bank: Bank
     secret: bytes
     pool: WorkerPool
+    picks: _Picks
     catalog: tuple[float, dict[str, Any]] | None = None
     daily: dict[tuple[str, str], str] = field(default_factory=dict)
 
@@ -364,7 +397,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             secret = await asyncio.to_thread(bank.secret)
             pool = WorkerPool(settings.workers, nice=settings.nice)
             await pool.start()
-            holder["state"] = _State(settings, bank, secret, pool)
+            holder["state"] = _State(settings, bank, secret, pool, _Picks(bank))
             try:
                 yield
             finally:
@@ -397,7 +430,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             return await s.pool.run(fn, *args, timeout=s.settings.time_limit)
         except JobTimeout:
             limit = s.settings.time_limit
-            why = late or f"the work did not finish within the time limit ({limit:g} s)"
+            why = late or f"the work did not finish within {limit:g} s, the time limit"
             raise RequestError(why, 503) from None
 
     # Errors.
@@ -460,10 +493,6 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
     async def docs() -> HTMLResponse:
         return _docs_page(app.openapi())
 
-    @app.get("/api/v1/redoc", include_in_schema=False)
-    async def redoc() -> HTMLResponse:
-        return get_redoc_html(openapi_url="/api/v1/openapi.json", title="sudokit API")
-
     # Puzzles from the bank.
 
     @app.get("/api/v1/puzzle", response_model=Served, responses=_ERRORS, tags=["puzzles"])
@@ -494,8 +523,8 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             shape=shape_,
             symmetry=symmetry,
         )
-        found = await asyncio.to_thread(s.bank.query, filters, randomly=True)
-        if not found:
+        stored = await s.picks.take(filters)
+        if stored is None:
             cid = await cpu(
                 work.fill_one,
                 s.settings.db,
@@ -510,8 +539,6 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             stored = await asyncio.to_thread(s.bank.get, cid)
             if stored is None:  # pragma: no cover - the worker stored it
                 raise RequestError("the puzzle made was not stored", 503)
-        else:
-            stored = found[0]
         rng = random.Random(int.from_bytes(os.urandom(16), "little"))
         return _served(stored, isomorph(stored, rng), s.secret)
 
