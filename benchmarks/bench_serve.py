@@ -15,6 +15,10 @@ Records:
 - ``get_puzzle``: ``--requests`` (5,000) ``GET /api/v1/puzzle?level=…`` (the levels in turn)
   at ``--concurrency`` (50) connections: errors (any answer but 200, or a failed request),
   latency p50/p99/max in milliseconds, requests a second. Target: 0 errors, p99 ≤ 50 ms.
+  Also the CPU milliseconds a request cost the client (this process) and the server (its
+  process tree), and the load average: client and server share the machine's CPUs, and by
+  Little's law the latency at 50 connections is 50 / (requests a second), so the p99 target
+  needs well over 1,000 requests a second from the two together.
 - ``get_puzzle_during_rate``: the same GETs while 20 ``POST /api/v1/rate`` of ER 7-9
   puzzles are in flight (only the GETs that start while one is): their latency, and the rates'
   own outcome (answered, 503 past the time limit) and times. Target: p99 ≤ 100 ms.
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import signal
 import statistics
@@ -122,6 +127,40 @@ class Server:
         self.log.close()
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds used so far by process ``pid`` and its live descendants (Linux /proc)."""
+    stats: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += stats.get(p, (0, 0.0))[1]
+        todo += [c for c, (parent, _) in stats.items() if parent == p]
+    return total
+
+
+def cpu_now(server: Server) -> tuple[float, float]:
+    """(this process's CPU seconds, the server's)."""
+    return time.process_time(), tree_cpu(server.process.pid)
+
+
+def cpu_fields(before: tuple[float, float], after: tuple[float, float], n: int) -> dict[str, Any]:
+    return {
+        "client_cpu_ms_per_request": round((after[0] - before[0]) / n * 1000, 2),
+        "server_cpu_ms_per_request": round((after[1] - before[1]) / n * 1000, 2),
+        "load_average": os.getloadavg()[0],
+        "cpus": len(os.sched_getaffinity(0)),
+    }
+
+
 def summary(latencies: list[float]) -> dict[str, Any]:
     if not latencies:
         return {"p50_ms": None, "p99_ms": None, "max_ms": None}
@@ -185,7 +224,9 @@ async def bench(args: argparse.Namespace) -> None:
         limits = httpx.Limits(max_connections=args.concurrency, max_keepalive_connections=64)
         async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as client:
             await get_load(client, 500, args.concurrency)  # warm up: connections, caches
+            before = cpu_now(server)
             lat, errors, made, took = await get_load(client, args.requests, args.concurrency)
+            cpu = cpu_fields(before, cpu_now(server), made)
             emit(
                 {
                     "bench": "get_puzzle",
@@ -196,6 +237,7 @@ async def bench(args: argparse.Namespace) -> None:
                     **summary(lat),
                     "rps": round(made / took, 1),
                     "target_p99_ms": 50,
+                    **cpu,
                     **machine(),
                 }
             )
