@@ -268,7 +268,11 @@ def daily_id(target: str, seed: int, level: str, timeout: float) -> str:
             rng=random.Random(seed),
         )
         if not picked:
-            raise RequestError(none_made(shape, level, timeout), 503) from None
+            raise RequestError(
+                f"no {level} puzzle of the day was made in time, and the bank has none of that "
+                "level to stand in; try again later",
+                503,
+            ) from None
         return picked[0].id
     added = bank.add_puzzles([made.puzzle], source=f"daily seed={seed}")[0]
     if not isinstance(added, Added):  # pragma: no cover - the generator's puzzles are unique
