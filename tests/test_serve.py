@@ -423,3 +423,21 @@ def test_serve_without_the_extra_says_what_to_install(
     assert r.stderr.strip() == (
         'sudokit serve: the service needs its extra: pip install "sudokit[server]"'
     )
+
+
+@pytest.mark.slow
+def test_the_issues_case_at_the_default_limit(bank_path: str) -> None:
+    """Three 16x16 diabolical requests at once with the default 15 s limit and two workers:
+    each answered within the limit (a 503 when none was made), give or take a second."""
+    with running_service(bank_path, jobs=2, time_limit=15.0) as srv:
+        with httpx.Client(base_url=srv.url, timeout=60) as c:
+
+            def slow() -> tuple[int, float]:
+                t = time.monotonic()
+                r = c.get("api/v1/puzzle", params={"level": "diabolical", "shape": "16"})
+                return r.status_code, time.monotonic() - t
+
+            with concurrent.futures.ThreadPoolExecutor(3) as ex:
+                answers = list(ex.map(lambda _: slow(), range(3)))
+        assert all(status in (200, 503) and took < 16.0 for status, took in answers), answers
+        assert "Traceback" not in srv.log()
