@@ -8,6 +8,7 @@ The one 5xx the API documents is the 503 of work that did not finish within the 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -38,6 +39,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
 #: The schema as the app makes it (no bank needed), so the operations are known when the
 #: tests are collected; the requests go to the running service.
 SCHEMA = create_app("unused.db").openapi()
+#: Requests drawn per operation and mode (more: SUDOKIT_SCHEMA_EXAMPLES=200).
+EXAMPLES = int(os.environ.get("SUDOKIT_SCHEMA_EXAMPLES", "15"))
 CASES = [
     (path, method.upper(), mode)
     for path, ops in SCHEMA["paths"].items()
@@ -59,7 +62,7 @@ def test_no_request_makes_a_server_error(
 
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
-        max_examples=25,
+        max_examples=EXAMPLES,
         deadline=None,
         database=None,
         suppress_health_check=list(HealthCheck),
