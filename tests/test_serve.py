@@ -87,7 +87,9 @@ def test_served_puzzles_are_unique_and_of_the_level_asked(
         unique_solution(grid)  # raises unless exactly one solution
         rating = rate(grid)
         assert rating.level.name.lower() == level == data["level"]
-        assert rating.er == data["er"] and grid.clue_count == data["clues"]
+        # The stored ER is the stored form's: with chains, SE's search order (by cell and
+        # digit) can rate an isomorph a tenth or two apart; the level is what is promised.
+        assert abs(rating.er - data["er"]) <= 0.2 and grid.clue_count == data["clues"]
 
 
 def test_er_range_and_require(client: httpx.Client) -> None:

@@ -69,7 +69,7 @@ def _fill(style: str, data: object, script: str) -> str:
 
 
 def served_page() -> str:
-    """The page the play server sends: it links the shared stylesheet and script."""
+    """The page the puzzle service sends at ``/``: it links the shared stylesheet and script."""
     return _fill(
         '<link rel="stylesheet" href="static/play.css">',
         {"mode": "served"},
