@@ -1,27 +1,6 @@
 """The pure-Python reference for the C engine's ALS-XZ (src/sudokit/_clogic/als.c).
-Almost locked sets and the ALS-XZ rule.
 
-Terms:
-
-- An **almost locked set** (ALS): ``k`` empty cells of one unit holding ``k + 1`` digits
-  between them (a bivalue cell is an ALS of one cell). Remove any one of its digits and the
-  rest is locked: each remaining digit must then go in one of its cells.
-- A **restricted common** (RC) of two ALS that share no cell: a digit of both whose cells, in
-  both sets, all see each other. It can be true in one of the two sets at most, so the other
-  one is locked.
-- **ALS-XZ**: two ALS ``A`` and ``B`` with an RC ``X``. For any other common digit ``Z``, one of
-  the sets holds ``Z`` (whichever is locked), so ``Z`` goes from every cell that sees all the
-  ``Z`` cells of both. With two RCs the pair is *doubly linked*: both are locked, each RC goes
-  from cells seeing all its cells in both sets, and each set's other digits go from every cell
-  (outside the other set) that sees all that digit's cells in it.
-
-Search follows HoDoKu 2.2 (``SudokuStepFinder.getAlses``, ``getRestrictedCommons``,
-``AlsSolver.getAlsXZ``): ALS are collected unit by unit (rows, columns, boxes), each unit's
-cell subsets in depth-first order, keeping the first of duplicates; RCs are taken for pairs
-of ALS in that order (no overlap), and the first pair with eliminations is the step.
-
-Rating: Sudoku Explainer has no ALS technique; an ALS-XZ is a chain through two sets, which
-SE could only express as a mixed (X and Y) chain, so it takes SE's mixed-chain base, 7.0.
+The terms and the rules: :mod:`sudokit.logic.als`.
 """
 
 from __future__ import annotations

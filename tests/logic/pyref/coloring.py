@@ -1,35 +1,7 @@
 """The pure-Python reference for the C engine's colouring and simple chains
 (src/sudokit/_clogic/coloring.c).
 
-Simple colouring and HoDoKu's simple chains: X-Chain, XY-Chain, Remote Pair.
-
-Terms (see also :mod:`sudokit.logic.patterns` for strong and weak links):
-
-- **Simple colouring** on digit ``d``: the cells joined by strong links on ``d`` form clusters;
-  colour each cluster with two colours, alternating along every strong link. In each cluster
-  exactly one colour is ``d``. A **color wrap**: two cells of one colour see each other, so
-  that colour is false and ``d`` goes from all its cells. A **color trap**: a cell that sees
-  both colours cannot be ``d``.
-- An **X-Chain** on ``d``: strong and weak links on ``d`` alternating, starting and ending
-  with a strong link: ``A=B-C=...=Z``. ``A`` or ``Z`` is ``d``, so ``d`` goes from every cell
-  seeing both.
-- An **XY-Chain**: bivalue cells ``S, T, ..., E``, each sharing a digit with the next, the
-  chain's digits running ``(x=y)-(y=z)-...-(w=x)``. ``S`` or ``E`` is ``x``, so ``x`` goes from
-  every cell seeing both.
-- A **Remote Pair**: an XY-Chain of four or more cells that all hold the same two digits.
-  Cells an odd number of steps (three or more) apart hold different digits, so both digits go
-  from every cell that sees such a pair.
-
-Search follows HoDoKu 2.2 (``ColoringSolver``, ``ChainSolver``). Colouring takes the first
-step found (digits in order, clusters from their lowest cell; a wrap before a trap). The chain
-techniques collect every chain (up to HoDoKu's 20 links), keep the shortest chain for each set
-of eliminations, and try the one that removes most first (ties: HoDoKu's weighted index sum).
-Chains are found breadth-first, so the chain kept is a shortest one.
-
-Ratings follow Sudoku Explainer's chains, which these are: a forcing X-chain or Y-chain rates
-6.6 plus SE's length bonus. The length is the number of chain cells for X-Chains (SE's node
-count minus 2), twice that for XY-Chains and Remote Pairs (each cell is two nodes), and the
-number of coloured cells for colouring.
+The terms and the rules: :mod:`sudokit.logic.coloring`.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
 """The pure-Python reference for the C engine's fish (src/sudokit/_clogic/fish.c).
 
-Basic fish: X-Wing, Swordfish and Jellyfish.
-
-Terms: a fish of size ``k`` on a digit takes ``k`` **base** lines (all rows or all columns) in
-which the digit's places, together, lie in just ``k`` **cover** lines of the other direction.
-Each base line needs one copy of the digit, all inside the covers, and the ``k`` covers can
-hold only ``k`` copies; so the digit is removed from the covers' cells outside the bases.
-Sizes 2, 3, 4 are X-Wing (3.2), Swordfish (3.8) and Jellyfish (5.2).
-
-As in Sudoku Explainer (``Fisherman``): each base line must keep at least two places for the
-digit; a digit is tried only while it has at least ``2k`` cells left to place; columns are
-tried as bases first, then rows; within each, the sets of base lines in colexicographic order
-(increasing bitmask), and for each set the digits ascending.
+The terms and the rules: :mod:`sudokit.logic.fish`.
 """
 
 from __future__ import annotations

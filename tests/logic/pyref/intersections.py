@@ -1,26 +1,6 @@
-"""The pure-Python reference for the C engine's intersections
-(src/sudokit/_clogic/intersections.c).
+"""The pure-Python reference for the C engine's intersections (src/sudokit/_clogic/intersections.c).
 
-Intersections: pointing and claiming, and their "direct" forms.
-
-Terms:
-
-- A **line** is a row or a column. A box and a line **cross** when they share cells.
-- **Pointing**: within a box, every candidate of a digit lies in one line; the digit must go in
-  that line inside the box, so it is removed from the rest of the line (rating 2.6).
-- **Claiming**: within a line, every candidate of a digit lies in one box; it is removed from
-  the rest of the box (rating 2.8).
-- **Direct pointing / direct claiming** (1.7 / 1.9): a pointing or claiming whose removals at
-  once leave the digit a single place in another unit of the first unit's kind (another box
-  for pointing, another parallel line for claiming). The step only places that hidden single:
-  as in Sudoku Explainer, whose direct hints carry no removable candidates, the removals that
-  justify it are not made (``step.detail("cleared")`` keeps them for the explanation). That
-  matters for the rest of the path, and so for the rating; such a step counts as a placement.
-
-Search order is Sudoku Explainer's (``Locking``): the unit pairs (box, column), (box, row),
-(column, box), (row, box); within each, the first unit's index, then the second's, then the
-digit; for a direct step, the units where the single appears are tried in index order.
-(SukakuExplainer, a later fork, loops over the digit first; SE's rated puzzles agree with both.)
+The terms and the rules: :mod:`sudokit.logic.intersections`.
 """
 
 from __future__ import annotations

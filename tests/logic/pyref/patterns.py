@@ -1,45 +1,6 @@
 """The pure-Python reference for the C engine's patterns (src/sudokit/_clogic/patterns.c).
 
-Named patterns that Sudoku Explainer lacks: single-digit patterns, W-Wing, finned fish, WXYZ.
-
-These are the techniques HoDoKu (and most solving guides) name, used for friendlier hints and
-for HoDoKu-style difficulty levels (see :mod:`sudokit.logic.hodoku`). Definitions and search
-orders follow HoDoKu 2.2 (``SingleDigitPatternSolver``, ``ChainSolver``, ``WingSolver``,
-``FishSolver``), generalised to every shape, rectangular boxes included.
-
-Terms:
-
-- A **strong link** (or *conjugate pair*) on digit ``d``: a unit where ``d`` has exactly two
-  places left. One of the two cells is ``d``.
-- A **weak link** on ``d``: two cells that see each other and both have ``d``. At most one of
-  them is ``d``.
-- A **turbot fish** on ``d`` chains strong, weak, strong: ``A=B-C=D`` (``=`` strong, ``-``
-  weak). If ``A`` is not ``d`` then ``B`` is, ``C`` is not, and ``D`` is; so ``A`` or ``D`` is
-  ``d``, and ``d`` goes from every cell that sees both ends. Two shapes have their own names:
-  the **skyscraper** (both strong links in rows, or both in columns, with ``B`` and ``C`` in
-  one column, resp. row) and the **2-string kite** (one row and one column whose ``B`` and
-  ``C`` share a box).
-- An **empty rectangle** on ``d``: a box whose ``d``s all lie in one of its rows plus one of its
-  columns (the "cross"), each arm having a ``d`` outside the crossing cell. With a strong link
-  from the cross's row to a cell ``y`` elsewhere, the cell in ``y``'s row and the cross's
-  column cannot be ``d`` (and likewise with rows and columns swapped).
-- A **W-Wing**: two cells with the same two candidates ``xy``, and a strong link on ``y``
-  whose ends see one cell each. Both cells cannot be ``y``, so one is ``x``: ``x`` goes from
-  every cell seeing both.
-- A **finned fish** of size ``k`` on ``d``: ``k`` base lines (rows, or columns) whose ``d``s
-  lie in ``k`` cover lines except for some **fins**. Either a fin is ``d``, or the plain fish
-  holds; so ``d`` goes from every cover cell outside the base lines that sees all the fins.
-  It is **sashimi** when some base line has at most one ``d`` besides its fins (HoDoKu's
-  test).
-- A **WXYZ-Wing**: four cells of a line and a box that cross (some in the line only, some in
-  the box only) holding exactly four digits, of which just one, ``z``, has cells that do not
-  all see each other. Without ``z`` the four cells would need four digits from three that
-  each fit at most once, so one of the ``z`` cells is ``z``.
-
-Ratings (Sudoku Explainer has none of these): the fixed-size single-digit patterns and the
-W-Wing take the ratings SukakuExplainer (the SE fork that has them) gives: skyscraper 4.0,
-2-string kite 4.1, turbot fish and empty rectangle 4.2, W-Wing 4.4, WXYZ-Wing 5.5. Finned and
-sashimi fish rate as the plain fish (3.2, 3.8, 5.2) plus 0.2, resp. 0.3.
+The terms and the rules: :mod:`sudokit.logic.patterns`.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """The pure-Python reference for the C engine's singles (src/sudokit/_clogic/singles.c).
 
-Singles: full house, hidden single, naked single.
-
-- **Full house**: the last empty cell of a unit takes the one digit the unit lacks (rating 1.0).
-- **Hidden single**: a digit with one place left in a unit goes there (1.2 in a box, 1.5 in a
-  row or column).
-- **Naked single**: a cell with one candidate left takes it (2.3).
-
-Search order follows Sudoku Explainer: full houses first, boxes then columns then rows; then
-hidden singles in the same unit order, digits ascending; naked singles by cell, row-major.
+The terms and the rules: :mod:`sudokit.logic.singles`.
 """
 
 from __future__ import annotations

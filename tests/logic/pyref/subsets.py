@@ -1,29 +1,6 @@
 """The pure-Python reference for the C engine's subsets (src/sudokit/_clogic/subsets.c).
 
-Subsets: naked and hidden pairs, triples and quads, and the "direct" hidden pair and triple.
-
-Terms (``k`` is the size of the set: 2 pair, 3 triple, 4 quad):
-
-- **Naked set**: ``k`` cells of one unit whose candidates, together, are just ``k`` digits.
-  Those digits must fill those cells, so they are removed from the unit's other cells.
-- **Hidden set**: ``k`` digits whose places in one unit are, together, just ``k`` cells. Those
-  cells must hold those digits, so their other candidates are removed.
-- **Direct hidden pair / triple**: a hidden set whose removals at once leave another digit a
-  single place in the same unit. The step only places that hidden single: as in Sudoku
-  Explainer, whose direct hints carry no removable candidates, the set's removals are not made
-  (``step.detail("cleared")`` keeps them for the explanation). That matters for the rest of the
-  path, and so for the rating; such a step counts as a placement.
-
-As in Sudoku Explainer, every member of the set must have at least two candidates (two places),
-eliminations are made only in the unit searched (a naked pair in a row and a box is found once
-per unit), a naked set is sought only in a unit with at least ``2k`` empty cells and a hidden
-set only in one with more than ``2k`` (fewer would make it the complement of a smaller naked
-set; a direct hidden set needs only more than ``k``). Ratings: naked 3.0 / 3.6 / 5.0, hidden
-3.4 / 4.0 / 5.4, direct hidden 2.0 / 2.5.
-
-Search order is Sudoku Explainer's: boxes, then columns, then rows, each in index order; within
-a unit the cell (or digit) sets in colexicographic order — ``{1,2}, {1,3}, {2,3}, {1,4}, ...``,
-the order of increasing bitmask value that SE's ``Permutations`` generates.
+The terms and the rules: :mod:`sudokit.logic.subsets`.
 """
 
 from __future__ import annotations

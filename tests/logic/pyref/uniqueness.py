@@ -1,53 +1,7 @@
 """The pure-Python reference for the C engine's unique rectangles and loops
 (src/sudokit/_clogic/uniqueness.c).
 
-Unique rectangles and unique loops, types 1 to 4, as Sudoku Explainer finds them.
-
-These techniques **assume the puzzle has exactly one solution** (as Sudoku Explainer does): they
-remove candidates because keeping them would allow a second solution. On a puzzle with several
-solutions they may remove a right digit; sudokit only rates puzzles known to be unique.
-
-Terms:
-
-- A **loop** on the digits ``a`` and ``b`` is a cycle of empty cells, each with both ``a`` and
-  ``b`` among its candidates, where each cell shares a unit with the next one. It is a **unique
-  loop** when every unit holding a loop cell holds exactly two of them, one at an even and one at
-  an odd position of the cycle (so the cycle is even). A **unique rectangle** is a unique loop of
-  four cells.
-- If every loop cell had only ``a`` and ``b`` left, the two digits could be swapped around the
-  loop: a **deadly pattern**, two solutions. So some loop cell must take another digit.
-- An **extra cell** is a loop cell with candidates besides ``a`` and ``b``; those candidates are
-  its **extra digits**.
-
-The four types:
-
-1. One extra cell: it cannot be ``a`` or ``b``; remove both from it.
-2. Every extra cell has the same single extra digit ``x``: one of them is ``x``, so ``x`` goes
-   from every cell that sees all of them.
-3. Two extra cells in a common unit: one of them takes an extra digit, so together they act as
-   one **pseudo-cell** whose candidates are their extra digits. With other cells of the unit it
-   may complete a naked set (remove the set's digits from the unit's other cells), or a hidden
-   set with ``a`` and ``b`` (remove other digits from the set's cells).
-4. Two extra cells in a unit where ``a`` can only go in those two: one of them is ``a``, the
-   other takes an extra digit, so neither is ``b``.
-
-Ratings, from Sudoku Explainer's hint classes: 4.5 for a rectangle, 4.6 for a 6-cell loop, 4.7
-for 8 cells, 5.0 from 10 cells on. Type 3 adds 0.1 per set cell beyond the first: ``(k - 1)``
-tenths for a naked set of ``k`` digits, ``(k - 2)`` tenths for a hidden set of ``k`` digits
-(whose cells besides the two loop cells number ``k - 1``).
-
-Search order (Sudoku Explainer's ``UniqueLoops``): from every bivalue cell in row-major order, a
-depth-first search for loops on its two digits, trying at each cell the box, row and column
-(skipping the kind of unit the loop arrived by) and their cells in unit order. Every hint of
-every valid loop is collected (repeats of a loop counted once), then sorted by rating and type,
-ties kept in discovery order (the sort uses SE's unrounded sums; steps carry them rounded to
-one decimal). Extra cells may number at most two along a path, more only while the extra digits
-seen so far — including those of cells merely examined as next steps, a quirk kept on purpose —
-are a single digit. Type 3 tries set sizes from the number of extra digits up to 7, and for each
-the box, row and column shared by the two extra cells, naked sets before hidden ones.
-
-On other shapes the same definitions apply; Sudoku Explainer's fixed set-size limit of 7 for
-type 3 becomes ``n - 2``.
+The terms and the rules: :mod:`sudokit.logic.uniqueness`.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
 """The pure-Python reference for the C engine's wings (src/sudokit/_clogic/wings.c).
 
-XY-Wing and XYZ-Wing.
-
-Terms: a **pivot** cell and two **pincer** cells that each share a unit with the pivot.
-
-- **XY-Wing** (4.2): the pivot has candidates ``xy``, the pincers ``xz`` and ``yz``. Whichever
-  of x, y the pivot takes, one pincer becomes ``z``; so ``z`` is removed from every cell that
-  sees both pincers.
-- **XYZ-Wing** (4.4): the pivot has ``xyz``, the pincers ``xz`` and ``yz``; ``z`` ends up in
-  one of the three, so it is removed from every cell that sees all three.
-
-Search order is Sudoku Explainer's (``XYWing``): pivots row by row; for each, the first pincer
-and then the second among the pivot's peers in SE's "house" order — the pivot's box
-(row-major), then the rest of its row, then the rest of its column.
+The terms and the rules: :mod:`sudokit.logic.wings`.
 """
 
 from __future__ import annotations
