@@ -221,6 +221,49 @@ def test_chain_finders(data: st.DataObject) -> None:
         call(_logic.path, [0, 1, tech], -1.0, -1.0, -1.0, *shape, values, cand)
 
 
+#: Every other technique of the logic engine: cheap enough on any state of the small shapes.
+OTHER_IDS = [i for i in range(len(_logic.TECHNIQUES)) if i not in CHAIN_IDS.values()]
+
+#: Technique lists as a caller might (wrongly) pass them.
+tech_lists = st.one_of(
+    st.lists(st.sampled_from(OTHER_IDS), max_size=8),
+    st.lists(st.one_of(st.sampled_from(OTHER_IDS), ints), max_size=8),
+    st.lists(st.sampled_from([None, "1", 1.5, -1]), min_size=1, max_size=3),
+    st.sampled_from([None, 3, "abc", b"\x00\x01"]),
+)
+ratings = st.one_of(
+    st.floats(-2.0, 12.0),
+    st.sampled_from([float("nan"), float("inf"), -float("inf"), 1e308]),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_logic_entry_points(data: st.DataObject) -> None:
+    """Every technique but the chains (above) through find, next_step and path, with hostile
+    shapes, cells, masks, technique lists, ratings and deadlines; and None for the masks (the
+    engine derives them from the cells)."""
+    shape = data.draw(shapes)
+    values = data.draw(cells_for(shape))
+    cand = data.draw(st.one_of(masks_for(shape), st.none()))
+    entry = data.draw(st.integers(0, 2))
+    if entry == 0:
+        tech = data.draw(st.one_of(st.sampled_from(OTHER_IDS), ints))
+        found = call(_logic.find, tech, *shape, values, cand)
+        if found is not None:
+            assert isinstance(found, list)
+    elif entry == 1:
+        techs = data.draw(tech_lists)
+        call(_logic.next_step, techs, data.draw(ratings), *shape, values, cand)
+    else:
+        techs = data.draw(tech_lists)
+        cap, stop = data.draw(ratings), data.draw(ratings)
+        deadline = data.draw(st.one_of(st.just(-1.0), st.floats(0.0, 1.0), ratings))
+        found = call(_logic.path, techs, cap, stop, deadline, *shape, values, cand)
+        if found is not None:
+            assert len(found) == 4
+
+
 def test_overflowing_shapes_are_refused_before_any_arithmetic() -> None:
     """The shape checks used to multiply first: 65536 * 65536 wrapped and crashed the engine."""
     calls: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
