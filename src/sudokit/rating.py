@@ -25,7 +25,16 @@ from .errors import NotUniqueError
 from .logic import HODOKU_TECHNIQUES, SE_ORDER, Candidates, PathEnd, Step, run_path, solve_path
 from .logic.hodoku import HodokuGrade, hodoku_grade
 
-__all__ = ["UNSOLVED_RATING", "Level", "Rating", "hodoku", "rate", "rate_many"]
+__all__ = [
+    "UNSOLVED_RATING",
+    "Level",
+    "Rating",
+    "Screened",
+    "hodoku",
+    "rate",
+    "rate_many",
+    "screen",
+]
 
 #: SE's rating for a puzzle its techniques cannot solve.
 UNSOLVED_RATING = 20.0
@@ -168,18 +177,23 @@ def rate(
         unique_solution(puzzle)
         start = puzzle
     techniques = SE_ORDER
-    beyond = UNSOLVED_RATING
     if max_rating is not None:
         techniques = tuple(t for t in SE_ORDER if t.rating <= max_rating)
-        beyond = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=beyond)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
+    return _rating_of(end, steps, max_rating)
+
+
+def _rating_of(end: PathEnd, steps: list[Step], max_rating: float | None) -> Rating:
+    """The rating of an SE path that ended with ``end`` (its steps; run with the techniques
+    up to ``max_rating`` and stopping above it, when that is given). The last step of a
+    capped path, not applied, is taken off ``steps``."""
     if end is PathEnd.OUT_OF_TIME:
         raise TimeoutError("the rating ran out of time")
     over = None
     if end is PathEnd.CAPPED:
         over = steps.pop().rating
     elif end is PathEnd.STUCK and max_rating is not None:
-        over = beyond
+        over = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=UNSOLVED_RATING)
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
     for i, step in enumerate(steps):
         er = max(er, step.rating)
@@ -193,6 +207,60 @@ def rate(
     if end is PathEnd.STUCK:
         return Rating(UNSOLVED_RATING, ep, ed, False, hardest, tuple(steps))
     return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, hardest, tuple(steps))
+
+
+@dataclass
+class Screened:
+    """A puzzle's SE path run only as far as it takes to tell whether its ER is below a
+    ``floor`` (see :func:`screen`).
+
+    ``rating`` is the exact rating when the path solved the puzzle below the floor
+    (``passed`` False); when it reached a step rated at the floor or more (``passed`` True),
+    ``rating`` is capped (SE's ER is at least ``rating.er``) and :meth:`finish` goes on from
+    where the path stopped to the exact rating, without running the cheap part again.
+    """
+
+    rating: Rating
+    _state: Candidates
+    _cap: float
+
+    @property
+    def passed(self) -> bool:
+        return self.rating.capped
+
+    def finish(self, *, deadline: float | None = None) -> Rating:
+        """The exact rating: the path goes on with every technique from where it stopped.
+        Raises TimeoutError past ``deadline`` (a :func:`time.monotonic` value)."""
+        if not self.passed:
+            return self.rating
+        end, rest = run_path(self._state.copy(), techniques=SE_ORDER, deadline=deadline)
+        return _rating_of(end, [*self.rating.steps, *rest], None)
+
+
+#: How far below a floor the screen's cap sits: step ratings are rounded to a tenth, so a
+#: step the rating shows as the floor (9.96 shows as 10.0) stops the screen.
+_FLOOR_MARGIN = 0.05
+
+
+def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Screened:
+    """Run ``puzzle``'s SE path with the techniques rated below ``floor`` only, stopping at
+    the first step rated ``floor`` or more: the cheap half of "is its ER at least
+    ``floor``?". Below the floor the result is the exact rating; at or above it,
+    :meth:`Screened.finish` completes the path. ``rate(p)`` and ``screen(p, x).finish()`` are
+    the same rating.
+
+    >>> from sudokit import Grid
+    >>> easy = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+    >>> s = screen(Grid(easy), 1.1)
+    >>> s.passed, str(s.finish())
+    (True, 'ED=1.2/1.2/1.2')
+    """
+    unique_solution(puzzle)
+    cap = floor - _FLOOR_MARGIN
+    techniques = tuple(t for t in SE_ORDER if t.rating <= cap)
+    state = Candidates.from_grid(puzzle)
+    end, steps = run_path(state, techniques=techniques, stop_above=cap, deadline=deadline)
+    return Screened(_rating_of(end, steps, cap), state, cap)
 
 
 def _hardest(steps: list[Step]) -> str | None:
