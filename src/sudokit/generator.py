@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, fields
@@ -53,6 +54,7 @@ __all__ = [
     "generate",
     "generate_many",
     "is_minimal",
+    "minimise",
     "orbits",
     "symmetry_of",
 ]
@@ -189,6 +191,30 @@ def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
         shape.box_rows, shape.box_cols, puzzle.cells, solution.cells, _budget(shape), True
     )
     return False if removable else (None if unsure else True)
+
+
+def minimise(puzzle: Grid, solution: Grid, *, seed: int) -> tuple[Grid, bool | None]:
+    """A minimal puzzle inside ``puzzle`` (unique, with ``solution``): clues that can go
+    without losing uniqueness are taken out one at a time, each drawn at random among those
+    that can (the result is a function of the puzzle and ``seed``), until none can. Returns
+    it and whether it is proven minimal (None when the engine's search budget for the shape
+    ran out; the puzzle is still unique).
+
+    >>> p = generate(seed=5, symmetry="none")
+    >>> minimise(p.solution, p.solution, seed=1)[0].clue_count < 40
+    True
+    """
+    shape = puzzle.shape
+    cells = bytearray(puzzle.cells)
+    rng = random.Random(seed)
+    budget = _budget(shape)
+    while True:
+        removable, unsure = _engine.removable(
+            shape.box_rows, shape.box_cols, bytes(cells), solution.cells, budget
+        )
+        if not removable:
+            return Grid.unchecked(shape, bytes(cells)), None if unsure else True
+        cells[rng.choice(removable)] = 0
 
 
 @lru_cache(maxsize=64)
