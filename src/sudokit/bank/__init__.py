@@ -250,6 +250,18 @@ def _held_sized(dialect: sa.Dialect, size: int) -> tuple[str, bool, tuple[str, .
     return str(compiled), bool(compiled.positional), names
 
 
+def _held_in(conn: Connection, ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` the bank holds, asked ``_IN_LIMIT`` at a time."""
+    held: set[str] = set()
+    for k in range(0, len(ids), _IN_LIMIT):
+        part = list(ids[k : k + _IN_LIMIT])
+        sql, positional, names = _held_sql(conn.dialect, len(part))
+        part += part[-1:] * (len(names) - len(part))  # a repeated id changes nothing
+        params: Any = tuple(part) if positional else dict(zip(names, part, strict=True))
+        held.update(row[0] for row in conn.exec_driver_sql(sql, params))
+    return held
+
+
 #: The ``puzzles`` columns in the order :meth:`Entry.values` gives them, then the two the
 #: bank sets when it stores a row.
 _COLUMNS = [*ROW_COLUMNS, "added", "rkey"]
@@ -363,13 +375,7 @@ class Bank:
         with writing(self._engine) as conn, conn.begin():
             if self.dialect == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
-            held: set[str] = set()
-            for k in range(0, len(ids), _IN_LIMIT):
-                part = ids[k : k + _IN_LIMIT]
-                sql, positional, names = _held_sql(conn.dialect, len(part))
-                part += part[-1:] * (len(names) - len(part))  # a repeated id changes nothing
-                params: Any = tuple(part) if positional else dict(zip(names, part, strict=True))
-                held.update(row[0] for row in conn.exec_driver_sql(sql, params))
+            held = _held_in(conn, ids)
             new = [i for i in ids if i not in held]
             if new:
                 self._insert_rows(conn, [first[i] for i in new])
@@ -526,14 +532,18 @@ class Bank:
         limit: int | None = None,
         randomly: bool = False,
         rng: random.Random | None = None,
+        hardest: bool = False,
     ) -> list[Stored]:
-        """The stored puzzles that match ``filters``: in the order they were added, or with
-        ``randomly`` a random run of ``limit`` of them (see the module's random pick)."""
+        """The stored puzzles that match ``filters``: in the order they were added, with
+        ``hardest`` by ER from the highest (``sudokit hunt --from-bank`` takes its seeds so),
+        or with ``randomly`` a random run of ``limit`` of them (see the module's random
+        pick)."""
         where = (filters or Filters()).where()
         base = sa.select(puzzles).where(*where)
         with self._engine.connect() as conn:
             if not randomly:
-                stmt = base.order_by(puzzles.c.added, puzzles.c.id)
+                order = (puzzles.c.er.desc(),) if hardest else (puzzles.c.added,)
+                stmt = base.order_by(*order, puzzles.c.id)
                 rows = list(conn.execute(stmt if limit is None else stmt.limit(limit)))
             else:
                 want = 1 if limit is None else limit
@@ -545,6 +555,14 @@ class Bank:
                     rows += list(conn.execute(wrap))
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
         return [_stored(row, paths.get(row.id, ())) for row in rows]
+
+    def held(self, ids: Iterable[str]) -> set[str]:
+        """Which of the canonical ids ``ids`` the bank holds (one query per 4096 ids)."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return set()
+        with self._engine.connect() as conn:
+            return _held_in(conn, wanted)
 
     def get(self, id: str) -> Stored | None:
         """The stored puzzle of canonical id ``id``, or None."""
