@@ -247,7 +247,8 @@ OUTPUT_OPTIONS = (
     "hodoku_level",
     "rate",
 )
-_OPTIONS_LINE = "# sudokit generate"
+#: What the options line of any command's output starts with (``sudokit hunt`` writes one too).
+_OPTIONS_START = "# sudokit "
 
 
 def _option_text(value: object) -> str:
@@ -262,19 +263,22 @@ def _option_text(value: object) -> str:
     return str(value).replace(" ", "_").lower()  # names are read case-insensitively
 
 
-def options_comment(options: dict[str, object]) -> str:
-    """The first line of a file ``sudokit generate -o`` writes (not in csv, which has no
-    comments): the options that change its records, so ``--resume`` can check them.
+def options_comment(options: dict[str, object], *, command: str = "generate") -> str:
+    """The first line of a file ``sudokit generate -o`` (or ``sudokit hunt -o``: give the
+    ``command``) writes (not in csv, which has no comments): the options that change its
+    records, so ``--resume`` can check them.
 
     >>> options_comment({"shape": "3x3", "clues": None, "rate": False, "er": (6.5, 8.0)})
     '# sudokit generate shape=3x3 clues=- rate=no er=6.5-8\\n'
     """
     return (
-        f"{_OPTIONS_LINE} " + " ".join(f"{k}={_option_text(v)}" for k, v in options.items()) + "\n"
+        f"{_OPTIONS_START}{command} "
+        + " ".join(f"{k}={_option_text(v)}" for k, v in options.items())
+        + "\n"
     )
 
 
-def resume_check(path: Path, options: dict[str, object]) -> None:
+def resume_check(path: Path, options: dict[str, object], *, command: str = "generate") -> None:
     """Raise ValueError naming every option of ``options`` (see :data:`OUTPUT_OPTIONS`) that
     differs from what made the records already in ``path``, so a resumed run never mixes
     puzzles made with other options into one file.
@@ -291,13 +295,14 @@ def resume_check(path: Path, options: dict[str, object]) -> None:
     ours = {k: _option_text(v) for k, v in options.items()}
     targets = ("rate", "level", "er", "require", "allow", "hodoku_level")
     ours["rated"] = "yes" if any(ours.get(k, "-") not in ("-", "no") for k in targets) else "no"
-    if first.startswith(_OPTIONS_LINE + " "):
+    line = f"{_OPTIONS_START}{command}"
+    if first.startswith(line + " "):
         stated = dict(item.partition("=")[::2] for item in first.split()[3:])
     elif options.get("format") == "csv" and first.startswith("index,"):
         stated = _csv_options(first, second, ours)
     else:
         raise ValueError(
-            f"{path}: cannot resume: it does not start with the line {_OPTIONS_LINE!r} that "
+            f"{path}: cannot resume: it does not start with the line {line!r} that "
             "states the options its records were made with"
         )
     differ = [
@@ -348,7 +353,7 @@ def resume_point(path: Path, fmt: str) -> ResumePoint:
         meta = _meta_of(record, fmt)
         if meta is None:
             header = (
-                record.startswith("index,") if fmt == "csv" else record.startswith(_OPTIONS_LINE)
+                record.startswith("index,") if fmt == "csv" else record.startswith(_OPTIONS_START)
             )
             if record.strip() and not header:
                 raise ValueError(
