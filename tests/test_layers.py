@@ -36,6 +36,7 @@ LAYERS: list[set[str]] = [
     {"rating"},
     {"difficulty"},
     {"output", "render"},
+    {"hunt"},
     {"bank"},
     {"web"},
     {"cli", "__main__", "__init__"},

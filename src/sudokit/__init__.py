@@ -47,6 +47,7 @@ from .errors import (
 )
 from .formats import Record, format_grid, parse_grid, read_puzzles
 from .generator import SYMMETRIES, Generated
+from .hunt import Vicinity, hunt
 
 __all__ = [
     "MAX_SIDE",
@@ -63,6 +64,7 @@ __all__ = [
     "Shape",
     "SudokitError",
     "Transform",
+    "Vicinity",
     "__version__",
     "canonical",
     "canonical_id",
@@ -71,6 +73,7 @@ __all__ = [
     "format_grid",
     "generate",
     "generate_many",
+    "hunt",
     "is_unique",
     "parse_grid",
     "random_grid",
