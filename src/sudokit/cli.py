@@ -119,6 +119,21 @@ def _positive(text: str) -> int:
     return value
 
 
+def _duration(text: str) -> float:
+    """Seconds from ``90``, ``90s``, ``15m`` or ``8h``."""
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0}
+    scale = units.get(text[-1:].lower(), 0.0)
+    try:
+        value = float(text[:-1] if scale else text) * (scale or 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected seconds or a time like 90m or 8h, got {text!r}"
+        ) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive time, got {text!r}")
+    return value
+
+
 # The parser ------------------------------------------------------------------------------------
 
 
@@ -258,6 +273,64 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--hodoku-level", help="HoDoKu's level: easy, medium, hard, unfair or extreme")
     d.add_argument("--rate", action="store_true", help="rate every puzzle (ER/EP/ED and level)")
     g.set_defaults(func=_generate)
+
+    hu = sub.add_parser(
+        "hunt",
+        parents=[par["output"], par["jobs"]],
+        help="search the vicinity of hard puzzles for new ones of ER X or more",
+        description="Vicinity search: from seed puzzles, take K clues away and put M back "
+        "elsewhere, keep what stays unique, minimise it, and rate what is new (not an isomorph "
+        "of a seed, of an earlier find or of a bank puzzle); the hardest of what was rated "
+        "seed the next rounds. Cheap filters first (uniqueness, then the SE path with the "
+        "techniques below X only), the exact rating last. Records as generate writes them, "
+        "with the puzzle each came from (from=) and its canonical id; progress on stderr and "
+        "a summary at the end. See docs/hunt.md.",
+    )
+    hu.add_argument(
+        "--min-er", type=float, required=True, metavar="X", help="the least ER a find has"
+    )
+    seeds = hu.add_mutually_exclusive_group()
+    seeds.add_argument("--seeds", metavar="FILE", help="seed puzzles (any format sudokit reads)")
+    seeds.add_argument(
+        "--from-bank",
+        nargs="?",
+        type=_positive,
+        const=256,
+        metavar="N",
+        help="the bank's N hardest puzzles as seeds (default 256); without --seeds or "
+        "--from-bank, random minimal puzzles",
+    )
+    hu.add_argument(
+        "--vicinity", default="-1+1", help="-K+M: clues taken away and put back (default -1+1)"
+    )
+    hu.add_argument(
+        "--no-minimise", action="store_true", help="keep finds that are not minimal puzzles"
+    )
+    hu.add_argument("-n", "--count", type=_positive, help="stop after N finds")
+    hu.add_argument(
+        "--time", type=_duration, metavar="T", help="stop after T (seconds, or 90m, 8h)"
+    )
+    hu.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
+    hu.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    hu.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+    hu.add_argument(
+        "--db",
+        help="store the finds in this bank (SQLite file or postgresql:// URL) instead of "
+        "writing records; its puzzles never count as new",
+    )
+    hu.add_argument(
+        "--resume",
+        action="store_true",
+        help="with -o: keep the records already in the file, never find them again, and go "
+        "on from them",
+    )
+    hu.add_argument(
+        "--pool", type=_positive, default=256, help="the puzzles kept to seed rounds (256)"
+    )
+    hu.add_argument(
+        "--per-seed", type=_positive, default=200, help="neighbours drawn a seed a round (200)"
+    )
+    hu.set_defaults(func=_hunt)
 
     e = sub.add_parser(
         "explain",
@@ -1052,6 +1125,182 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         except GenerationError as e:
             raise _Fail(f"sudokit generate: {e}") from None
     return 0
+
+
+def _hunt_seeds(
+    args: argparse.Namespace, bank: Any, err: TextIO
+) -> tuple[list[tuple[Grid, float | None]] | None, int]:
+    """The seeds ``--seeds`` or ``--from-bank`` give (None: random ones), and the exit
+    status so far (1 when a line of the seeds file was bad or not unique: reported, skipped)."""
+    if args.from_bank is not None:
+        stored = bank.query(limit=args.from_bank, hardest=True)
+        if not stored:
+            raise _Fail(f"sudokit hunt: {bank.name} holds no puzzle to seed from")
+        return [(s.shown, s.rating.er) for s in stored], 0
+    if args.seeds is None:
+        return None, 0
+    from .output import record_label
+
+    status = 0
+    found: list[tuple[Grid, float | None]] = []
+    source = PuzzleSource(args.seeds)
+    for rec in _records(source):
+        if rec.grid is None:
+            err.write(f"{rec.error}\n")
+            status = 1
+            continue
+        problem = _unique(rec.grid, f"{source.name}, line {rec.line}")
+        if problem is not None:
+            err.write(f"{problem}; not a seed\n")
+            status = 1
+            continue
+        found.append((rec.grid, record_label(rec).er))
+    if not found:
+        raise _Fail(f"sudokit hunt: no seed puzzle in {source.name}")
+    return found, status
+
+
+def _hunt(args: argparse.Namespace, err: TextIO) -> int:
+    from .hunt import HuntStats, Vicinity, hunt
+    from .output import format_facts, read_labelled
+
+    try:
+        vicinity = Vicinity.parse(args.vicinity)
+    except ValueError as e:
+        raise _Fail(f"sudokit hunt: error: {e}", 2) from None
+    if not 1.0 <= args.min_er <= 20.0:
+        raise _Fail(f"sudokit hunt: error: --min-er {args.min_er:g} is outside 1.0-20.0", 2)
+    if args.db and (args.output or args.resume):
+        raise _Fail("sudokit hunt: error: --db stores the finds; -o and --resume are for files", 2)
+    if args.resume and not args.output:
+        raise _Fail("sudokit hunt: error: --resume needs -o FILE", 2)
+    if args.from_bank is not None and not args.db:
+        raise _Fail("sudokit hunt: error: --from-bank needs --db", 2)
+    path = Path(args.output) if args.output else None
+    options: dict[str, object] = {
+        "format": args.format,
+        "min_er": args.min_er,
+        "vicinity": str(vicinity),
+        "minimal": not args.no_minimise,
+        "with_solution": args.with_solution,
+    }
+    seed, start = args.seed, 0
+    earlier: list[tuple[Grid, float | None]] = []
+    with ExitStack() as stack:
+        bank = stack.enter_context(_bank(args, create=True)) if args.db else None
+        seeds, status = _hunt_seeds(args, bank, err)
+        if args.resume and path is not None and path.exists():
+            try:
+                resume_check(path, options, command="hunt")
+                point = resume_point(path, args.format)
+                with path.open(encoding="utf-8") as f:
+                    earlier = [
+                        (rec.grid, label.er)
+                        for rec, label in read_labelled(f, source=str(path))
+                        if rec.grid is not None
+                    ]
+            except ValueError as e:
+                raise _Fail(f"sudokit hunt: {e}") from None
+            except OSError as e:
+                raise _Fail(f"sudokit hunt: cannot read {path}: {e.strerror or e}") from None
+            if seed is not None and point.seed is not None and seed != point.seed:
+                raise _Fail(f"sudokit hunt: error: {path} was made with seed {point.seed}", 2)
+            seed = point.seed if point.seed is not None else seed
+            start = point.next_index
+            earlier = earlier[:start]
+            with path.open("r+b") as raw:
+                raw.truncate(point.length)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        out: TextIO = sys.stdout
+        if path is not None:
+            try:
+                out = stack.enter_context(path.open("a" if args.resume else "w", encoding="utf-8"))
+            except OSError as e:
+                raise _Fail(f"sudokit: cannot write {path}: {e.strerror or e}") from None
+            if out.tell() == 0:
+                out.write(
+                    csv_header(with_solution=args.with_solution)
+                    if args.format == "csv"
+                    else options_comment(options, command="hunt")
+                )
+        elif args.format == "csv" and bank is None:
+            out.write(csv_header(with_solution=args.with_solution))
+        held = set(ids_of_canonical(canonical_many([g for g, _ in earlier]))) if earlier else set()
+
+        def known(ids: Sequence[str]) -> set[str]:
+            found = {i for i in ids if i in held}
+            return found | bank.held(ids) if bank is not None else found
+
+        bar = stack.enter_context(_progress(args.count, 0, err))
+        stats = HuntStats()
+        finds = hunt(
+            None if seeds is None else [*seeds, *earlier],
+            min_er=args.min_er,
+            vicinity=vicinity,
+            minimise=not args.no_minimise,
+            seed=seed,
+            jobs=args.jobs or default_jobs(),
+            count=args.count,
+            time_limit=args.time,
+            known=known,
+            pool=args.pool,
+            per_seed=args.per_seed,
+            start=start,
+            stats=stats,
+            on_round=lambda st: bar.set_postfix(st.progress(), refresh=True),
+        )
+        try:
+            for find in finds:
+                bar.update(1)
+                facts: dict[str, object] = {
+                    "index": find.index,
+                    "seed": find.seed,
+                    "shape": find.shape,
+                    "symmetry": find.symmetry,
+                    "clues": find.clues,
+                    "minimal": find.minimal,
+                    "id": find.id,
+                    "from": find.origin.to_line() if find.origin is not None else None,
+                }
+                if bank is not None:
+                    _hunt_store(bank, find)
+                    continue
+                out.write(
+                    format_facts(
+                        find.puzzle,
+                        find.solution,
+                        facts,
+                        find.rating,
+                        args.format,
+                        with_solution=args.with_solution,
+                    )
+                )
+                out.flush()
+        finally:
+            finds.close()
+            bar.close()
+            err.write(stats.summary())
+    return status
+
+
+def _hunt_store(bank: Any, find: Any) -> None:
+    """Store one find in the bank, committed at once (a kill loses nothing written)."""
+    from .bank import entry_of
+
+    entry = entry_of(
+        find.puzzle,
+        find.rating,
+        techniques=None,
+        minimal=find.minimal,
+        symmetry=None,
+        source=f"hunt seed={find.seed} index={find.index} from={find.origin.to_line()}",
+        seed=find.seed,
+        index=find.index,
+        solution=None,
+    )
+    for _ in bank.add([entry], batch=1):
+        pass
 
 
 #: The port ``sudokit play`` tries first: a fixed one keeps the page's origin, and so the
