@@ -306,7 +306,9 @@ def _parser() -> argparse.ArgumentParser:
     hu.add_argument(
         "--no-minimise", action="store_true", help="keep finds that are not minimal puzzles"
     )
-    hu.add_argument("-n", "--count", type=_positive, help="stop after N finds")
+    hu.add_argument(
+        "-n", "--count", type=_positive, help="stop at N finds (with --resume: in the file)"
+    )
     hu.add_argument(
         "--time", type=_duration, metavar="T", help="stop after T (seconds, or 90m, 8h)"
     )
@@ -1232,7 +1234,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             found = {i for i in ids if i in held}
             return found | bank.held(ids) if bank is not None else found
 
-        bar = stack.enter_context(_progress(args.count, 0, err))
+        bar = stack.enter_context(_progress(args.count, start, err))
         stats = HuntStats()
         finds = hunt(
             None if seeds is None else [*seeds, *earlier],
@@ -1241,7 +1243,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             minimise=not args.no_minimise,
             seed=seed,
             jobs=args.jobs or default_jobs(),
-            count=args.count,
+            count=None if args.count is None else max(args.count - start, 0),
             time_limit=args.time,
             known=known,
             pool=args.pool,

@@ -3,9 +3,9 @@
 Terms (the method and its choices in full: ``docs/hunt.md`` in the repository):
 
 - A **vicinity** ``{-k+m}`` of a puzzle: take ``k`` of its clues away and put ``m`` clues
-  back in other cells (cells that were empty, not the ones just emptied), each with a digit
-  drawn among those its row, column and box do not hold yet. A **neighbour** is one such
-  puzzle that still has exactly one solution.
+  back in other cells (cells that were empty, not the ones just emptied), with any digits. A
+  **neighbour** is one such puzzle that still has exactly one solution; its digits are drawn
+  so that draws with no solution at all are not made (see ``_draw``).
 - The neighbours are **minimised** by default (clues that can go without losing uniqueness
   go, in a random order) and then identified by their canonical id (:mod:`sudokit.canon`),
   so that isomorphs count once.
@@ -44,6 +44,7 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from . import _engine
 from ._grid import Grid, batch_shape
 from ._parallel import ordered_map
 from ._shape import Shape
@@ -133,26 +134,52 @@ def _peers(shape: Shape) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(p)) for p in shape.peers)
 
 
-def _draw(puzzle: bytes, shape: Shape, vicinity: Vicinity, rng: random.Random) -> bytes | None:
-    """One draw from the vicinity (None when no digit fits a chosen cell)."""
+def _draw(
+    puzzle: bytes,
+    solution: bytes,
+    shape: Shape,
+    vicinity: Vicinity,
+    rng: random.Random,
+    spots: tuple[list[int], list[int]] | None = None,
+) -> bytes | None:
+    """One draw from the vicinity of ``puzzle`` (whose one solution is ``solution``), or None
+    when the draw can have no solution. ``spots``: the puzzle's clue cells and empty cells,
+    when the caller has them.
+
+    Adding clues only takes solutions away, so a neighbour that is unique has one of the
+    solutions of the puzzle with the ``k`` clues removed. The ``m`` digits are therefore
+    read from such a solution: half the draws the seed's own, the others one found by the
+    exact engine with one added cell forced to another digit than the seed's (a digit its
+    peers allow). Every unique neighbour can still be drawn; draws that have no solution
+    for sure are not made.
+    """
+    clues, empty = spots if spots is not None else _spots(puzzle)
+    if len(clues) < vicinity.remove or len(empty) < vicinity.add:
+        return None
     cells = bytearray(puzzle)
-    clues = [c for c, v in enumerate(cells) if v]
-    if len(clues) < vicinity.remove:
-        return None
-    gone = rng.sample(clues, vicinity.remove)
-    for c in gone:
+    for c in rng.sample(clues, vicinity.remove):
         cells[c] = 0
-    empty = [c for c, v in enumerate(cells) if not v and c not in gone]
-    if len(empty) < vicinity.add:
-        return None
-    peers = _peers(shape)
-    for c in rng.sample(empty, vicinity.add):
-        held = {cells[p] for p in peers[c]}
+    chosen = rng.sample(empty, vicinity.add)  # cells empty in the seed: not the ones emptied
+    target = solution
+    if chosen and rng.random() < 0.5:
+        first = chosen[0]
+        held = {cells[p] for p in _peers(shape)[first]} | {solution[first]}
         free = [d for d in range(1, shape.n + 1) if d not in held]
         if not free:
             return None
-        cells[c] = rng.choice(free)
+        cells[first] = rng.choice(free)
+        found, _ = _engine.solve(shape.box_rows, shape.box_cols, bytes(cells))
+        if found is None:
+            return None
+        target = found
+    for c in chosen:
+        cells[c] = target[c]
     return bytes(cells)
+
+
+def _spots(puzzle: bytes) -> tuple[list[int], list[int]]:
+    """The clue cells and the empty cells of ``puzzle``."""
+    return [c for c, v in enumerate(puzzle) if v], [c for c, v in enumerate(puzzle) if not v]
 
 
 def explore(task: Explore) -> Explored:
@@ -166,8 +193,12 @@ def explore(task: Explore) -> Explored:
     rng = random.Random(task.seed)
     t0 = time.perf_counter()
     drawn: dict[bytes, None] = {}
+    seed_solution, _ = _engine.solve(shape.box_rows, shape.box_cols, task.puzzle.cells)
+    if seed_solution is None:
+        raise ValueError(f"seed {task.puzzle.to_line()} has no solution")
+    spots = _spots(task.puzzle.cells)
     for _ in range(task.count):
-        cells = _draw(task.puzzle.cells, shape, task.vicinity, rng)
+        cells = _draw(task.puzzle.cells, seed_solution, shape, task.vicinity, rng, spots)
         if cells is not None and cells != task.puzzle.cells:
             drawn.setdefault(cells)
     batch = list(drawn)
@@ -478,6 +509,7 @@ def hunt(
                     continue
                 stats.found += 1
                 stats.bands[band(rating.er)] += 1
+                stats.elapsed = time.monotonic() - began
                 yield Find(
                     puzzle=puzzle,
                     solution=Grid.unchecked(shape, solution),
