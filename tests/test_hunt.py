@@ -222,12 +222,14 @@ def _hunt(tmp_path: Path, *more: str) -> list[str]:
 
 
 def test_cli_writes_records_with_the_seed_each_came_from(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr("sudokit.cli._HUNT_LOG_EVERY", 0.0)  # a progress line every round
     out = tmp_path / "finds.txt"
     assert main([*_hunt(tmp_path, "-n", "3", "-o", str(out))]) == 1  # two bad seed lines
     err = capsys.readouterr().err
     assert "line 6" in err and "line 7" in err and "found 3" in err and "per core-hour" in err
+    assert "tried=" in err and "found=" in err and "per_hour=" in err
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# sudokit hunt ")
     records = list(read_puzzles(text.splitlines()))

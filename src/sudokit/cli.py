@@ -22,6 +22,7 @@ import csv
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import partial
@@ -1250,7 +1251,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             per_seed=args.per_seed,
             start=start,
             stats=stats,
-            on_round=lambda st: bar.set_postfix(st.progress(), refresh=True),
+            on_round=partial(_hunt_progress, bar, err, [time.monotonic()]),
         )
         try:
             for find in finds:
@@ -1284,6 +1285,20 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             bar.close()
             err.write(stats.summary())
     return status
+
+
+#: Seconds between progress lines when stderr is not a terminal (a log of a long hunt).
+_HUNT_LOG_EVERY = 60.0
+
+
+def _hunt_progress(bar: Any, err: TextIO, last: list[float], stats: Any) -> None:
+    """After each round: the bar's figures on a terminal, else a line a minute at most."""
+    if not bar.disable:
+        bar.set_postfix(stats.progress(), refresh=True)
+    elif time.monotonic() - last[0] >= _HUNT_LOG_EVERY:
+        last[0] = time.monotonic()
+        err.write(" ".join(f"{k}={v}" for k, v in stats.progress().items()) + "\n")
+        err.flush()
 
 
 def _hunt_store(bank: Any, find: Any) -> None:

@@ -427,7 +427,7 @@ def hunt(
     - ``pool``, ``round_size`` (default ``max(4, 2 * jobs)``), ``per_seed``: the pool's size,
       the seeds explored a round, and the neighbours drawn from each.
     - ``stats`` is updated as the work goes on; ``on_round`` is called with it after each
-      round (progress reports: the library never prints).
+      round and when ``count`` is reached (progress reports: the library never prints).
     """
     if not 1.0 <= min_er <= 20.0:
         raise ValueError(f"min_er must be on Sudoku Explainer's scale, 1.0-20.0, got {min_er}")
@@ -526,6 +526,8 @@ def hunt(
                 found += 1
                 if count is not None and found >= count:
                     judging.close()
+                    if on_round is not None:
+                        on_round(stats)  # the last figures
                     return
             if deadline is not None and time.monotonic() >= deadline:
                 judging.close()  # what is rated is yielded; the rest of the round is dropped
