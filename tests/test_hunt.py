@@ -159,7 +159,7 @@ def test_every_find_is_unique_minimal_new_and_at_least_the_threshold() -> None:
     assert ref_count(Shape(3, 3), list(finds[0].puzzle.cells))[0] == 1
     assert stats.tried >= stats.unique >= stats.new >= stats.survived >= stats.found
     assert sum(stats.bands.values()) == 6 and band(7.5) == "7.5-7.9" == band(7.94)
-    assert "found 6" in stats.summary() and stats.per_core_hour > 0
+    assert "found 6" in stats.summary() and stats.per_core_hour > 0 and stats.per_cpu_hour > 0
 
 
 def test_a_hunt_repeats_for_a_seed_whatever_the_jobs() -> None:

@@ -168,6 +168,13 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     return {"source": source, "one": one, "output": output, "jobs": jobs}
 
 
+def _record_options(p: argparse.ArgumentParser) -> None:
+    """The seed and the record options of the commands that make puzzles (generate, hunt)."""
+    p.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
+    p.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    p.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sudokit",
@@ -234,9 +241,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="minimal puzzles (the default without a clue target; with --clues: both)",
     )
-    g.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
-    g.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
-    g.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+    _record_options(g)
     g.add_argument(
         "--pdf",
         metavar="FILE",
@@ -313,9 +318,7 @@ def _parser() -> argparse.ArgumentParser:
     hu.add_argument(
         "--time", type=_duration, metavar="T", help="stop after T (seconds, or 90m, 8h)"
     )
-    hu.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
-    hu.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
-    hu.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+    _record_options(hu)
     hu.add_argument(
         "--db",
         help="store the finds in this bank (SQLite file or postgresql:// URL) instead of "
