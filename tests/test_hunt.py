@@ -16,7 +16,7 @@ from sudokit import Grid, Shape, Vicinity, canonical_id, generate, hunt, is_uniq
 from sudokit.cli import main
 from sudokit.formats import read_puzzles
 from sudokit.generator import is_minimal, minimise
-from sudokit.hunt import Explore, HuntStats, Judge, _draw, band, explore, judge
+from sudokit.hunt import Explore, Find, HuntStats, Judge, _draw, band, explore, judge
 from sudokit.output import record_label
 from sudokit.rating import rate, screen
 
@@ -132,7 +132,7 @@ def test_judge_rates_as_rate_does() -> None:
         assert passed == (rating.er >= 8.4)
 
 
-def _run(**options: object) -> tuple[list, HuntStats]:  # type: ignore[type-arg]
+def _run(**options: object) -> tuple[list[Find], HuntStats]:
     stats = HuntStats()
     defaults: dict[str, object] = {"min_er": 6.5, "seed": 4, "count": 6, "per_seed": 300}
     finds = list(hunt(SEEDS, stats=stats, **{**defaults, **options}))  # type: ignore[arg-type]
@@ -150,6 +150,7 @@ def test_every_find_is_unique_minimal_new_and_at_least_the_threshold() -> None:
         assert is_unique(f.puzzle)  # by the reference solver too, for one of them:
         assert f.minimal is True and is_minimal(f.puzzle, f.solution)
         full = rate(f.puzzle)  # a full rating, apart from the hunt's screen
+        assert f.rating is not None
         assert full.er >= 6.5 and (f.rating.er, f.rating.ep, f.rating.ed) == (
             full.er,
             full.ep,
@@ -163,9 +164,9 @@ def test_every_find_is_unique_minimal_new_and_at_least_the_threshold() -> None:
 
 
 def test_a_hunt_repeats_for_a_seed_whatever_the_jobs() -> None:
-    first = [(f.puzzle, f.rating.er, f.origin) for f in _run(count=4)[0]]
-    assert [(f.puzzle, f.rating.er, f.origin) for f in _run(count=4)[0]] == first
-    assert [(f.puzzle, f.rating.er, f.origin) for f in _run(count=4, jobs=2)[0]] == first
+    first = [(f.puzzle, str(f.rating), f.origin) for f in _run(count=4)[0]]
+    assert [(f.puzzle, str(f.rating), f.origin) for f in _run(count=4)[0]] == first
+    assert [(f.puzzle, str(f.rating), f.origin) for f in _run(count=4, jobs=2)[0]] == first
 
 
 def test_known_ids_are_never_rated_nor_found() -> None:
@@ -291,9 +292,10 @@ def test_cli_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.slow
 @pytest.mark.skipif(not HARDEST.exists(), reason="shared data absent")
 def test_hardest_seeds_give_new_minimal_puzzles_of_er_10() -> None:
-    with HARDEST.open(encoding="utf-8") as f:
-        seeds = [Grid(row["puzzle"]) for row in csv.DictReader(f)][:40]
+    with HARDEST.open(encoding="utf-8") as text:
+        seeds = [Grid(row["puzzle"]) for row in csv.DictReader(text)][:40]
     finds = list(hunt(seeds, min_er=10.0, seed=1, count=3, per_seed=100))
     ids = {canonical_id(g) for g in seeds}
+    assert len(finds) == 3
     for f in finds:
         assert rate(f.puzzle).er >= 10.0 and f.id not in ids and is_minimal(f.puzzle, f.solution)

@@ -455,9 +455,11 @@ def hunt(
     began = time.monotonic()
     deadline = None if time_limit is None else began + time_limit
 
-    given = [s if isinstance(s, tuple) else (s, None) for s in seeds] if seeds is not None else []
+    given: list[tuple[Grid, float | None]]
     if seeds is None:
-        given = [(g, er) for g, er in _random_seeds(random_seeds, seed, min_er)]
+        given = list(_random_seeds(random_seeds, seed, min_er))
+    else:
+        given = [s if isinstance(s, tuple) else (s, None) for s in seeds]
     if not given:
         raise ValueError("no seeds to hunt from")
     shape = batch_shape([g for g, _ in given])
