@@ -5,7 +5,13 @@ seed; the command writes, resumes and banks without duplicates."""
 from __future__ import annotations
 
 import csv
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -258,24 +264,70 @@ def test_cli_resume_after_a_kill_goes_on_without_duplicates(
     assert len(ids) == 6 and not ids & {canonical_id(g) for g in SEEDS}
 
 
-def test_cli_stores_in_the_bank_and_never_twice(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     pytest.importorskip("sqlalchemy")
+    if request.param == "sqlite":
+        return str(tmp_path / "bank.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def test_cli_stores_in_the_bank_and_never_twice(
+    tmp_path: Path, bank_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     from sudokit.bank import Bank
 
-    db = tmp_path / "bank.db"
-    assert main([*_hunt(tmp_path, "-n", "2", "--db", str(db))]) == 1
-    assert main([*_hunt(tmp_path, "-n", "2", "--db", str(db))]) == 1  # the same seed again
-    with Bank(db) as bank:
+    assert main([*_hunt(tmp_path, "-n", "2", "--db", bank_url)]) == 1  # two bad seed lines
+    assert main([*_hunt(tmp_path, "-n", "2", "--db", bank_url)]) == 1  # the same seed again
+    with Bank(bank_url) as bank:
         stored = bank.query()
         assert len(stored) == 4 and all(s.rating.er >= 6.5 for s in stored)
         assert all(s.source.startswith("hunt seed=6") for s in stored)
-    assert main(["hunt", "--min-er", "6.5", "--from-bank", "2", "--db", str(db), "-n", "1",
+        assert not {s.id for s in stored} & {canonical_id(g) for g in SEEDS}
+        assert bank.held([stored[0].id, canonical_id(SEEDS[0])]) == {stored[0].id}
+    assert main(["hunt", "--min-er", "6.5", "--from-bank", "2", "--db", bank_url, "-n", "1",
                  "-j", "1", "--seed", "1", "--per-seed", "300"]) == 0  # fmt: skip
-    with Bank(db) as bank:
+    with Bank(bank_url) as bank:
         assert bank.count() == 5
     capsys.readouterr()
+
+
+def test_cli_random_seeds_and_no_minimising(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["hunt", "--min-er", "2.0", "-n", "2", "--seed", "3", "-j", "1", "--per-seed", "50"]
+    assert main([*args, "--no-minimise", "--format", "json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for line in lines:
+        obj = json.loads(line)
+        assert obj["er"] >= 2.0 and obj["minimal"] in (True, False) and len(obj["from"]) == 81
+        assert is_unique(Grid(obj["puzzle"]))
+
+
+def test_a_killed_hunt_resumes_without_duplicates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "killed.txt"
+    args = _hunt(tmp_path, "-n", "40", "-o", str(out))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudokit", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 3):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = out.read_bytes().count(b"\n") - 1  # the options line
+    assert 2 <= kept < 40, "the kill must land in the middle of the run"
+    main([*_hunt(tmp_path, "-n", str(kept + 3), "-o", str(out), "--resume")])
+    capsys.readouterr()
+    records = list(read_puzzles(out.read_text(encoding="utf-8").splitlines()))
+    assert [record_label(r).index for r in records] == list(range(kept + 3))
+    ids = {canonical_id(r.grid) for r in records if r.grid is not None}
+    assert len(ids) == kept + 3
 
 
 def test_cli_refuses_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
