@@ -295,7 +295,7 @@ def test_cli_stores_in_the_bank_and_never_twice(
 
 def test_cli_random_seeds_and_no_minimising(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["hunt", "--min-er", "2.0", "-n", "2", "--seed", "3", "-j", "1", "--per-seed", "50"]
-    assert main([*args, "--no-minimise", "--format", "json"]) == 0
+    assert main([*args, "--no-minimise", "--format", "json", "--vicinity", "-2+2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     for line in lines:

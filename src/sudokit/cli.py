@@ -1659,9 +1659,23 @@ def _bank_stats(args: argparse.Namespace, err: TextIO) -> int:
 # Entry point -----------------------------------------------------------------------------------
 
 
+def _joined_vicinity(argv: Sequence[str]) -> list[str]:
+    """``--vicinity -2+2`` as ``--vicinity=-2+2``: argparse takes a value that starts with a
+    dash (and is not a plain negative number) for an option, and the forum writes them so."""
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--vicinity":
+            value = next(it, None)
+            out.append(arg if value is None else f"--vicinity={value}")
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    args = _parser().parse_args(argv)
+    args = _parser().parse_args(_joined_vicinity(sys.argv[1:] if argv is None else argv))
     try:
         status: int = args.func(args, sys.stderr)
         sys.stdout.flush()
