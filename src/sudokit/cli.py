@@ -1189,6 +1189,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         "vicinity": str(vicinity),
         "minimal": not args.no_minimise,
         "with_solution": args.with_solution,
+        "rate": True,  # every record is rated (what --resume checks of a csv file)
     }
     seed, start = args.seed, 0
     earlier: list[tuple[Grid, float | None]] = []
