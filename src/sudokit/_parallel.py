@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
-__all__ = ["default_jobs", "ordered_map", "worker_pool"]
+__all__ = ["default_jobs", "ordered_map", "stop_pool", "worker_pool"]
 
 # Items in flight per worker. Results are yielded in order, so when one worker is slowed (by
 # a busy machine, or a long item) the others run ahead by at most this many items before they
@@ -62,34 +62,53 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def ordered_map(
-    fn: Callable[[T], R], items: Iterable[T], *, jobs: int = 1, inline: bool = True
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    jobs: int = 1,
+    inline: bool = True,
+    pool: ProcessPoolExecutor | None = None,
 ) -> Generator[R, None, None]:
     """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes (``inline``
-    False: ``jobs`` worker processes even for one, so this one is free for other work)."""
+    False: ``jobs`` worker processes even for one, so this one is free for other work).
+
+    ``pool``: a pool of ``jobs`` workers from :func:`worker_pool` to use rather than one made
+    for this call (a caller that maps many short batches keeps one, since starting workers
+    costs a second or so); it is left running, but for pending items, which are cancelled
+    when the caller stops early."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
-    if jobs == 1 and inline:
+    if jobs == 1 and inline and pool is None:
         for item in items:
             yield fn(item)
         return
     before = set(multiprocessing.active_children())
-    pool = worker_pool(jobs)
+    own = pool is None
+    workers = worker_pool(jobs) if pool is None else pool
     pending: deque[Future[R]] = deque()
     finished = False
     try:
         for item in items:
-            pending.append(pool.submit(fn, item))
+            pending.append(workers.submit(fn, item))
             if len(pending) >= _AHEAD * jobs:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
         finished = True
     finally:
-        if not finished:
-            # An error, or the caller stopped early: nothing more is wanted, so the workers
-            # stop now rather than after the items in their hands (a generator's chunk can
-            # take a whole timeout per puzzle).
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in set(multiprocessing.active_children()) - before:
-                worker.terminate()
-        pool.shutdown(wait=True)
+        if not own:
+            for future in pending:
+                future.cancel()
+        elif not finished:
+            stop_pool(workers, before)
+        if own:
+            workers.shutdown(wait=True)
+
+
+def stop_pool(pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]) -> None:
+    """Stop ``pool`` now rather than after the items in its workers' hands (a generator's
+    chunk can take a whole timeout per puzzle): pending items are cancelled and the worker
+    processes started since ``before`` (the active children then) are terminated."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in set(multiprocessing.active_children()) - before:
+        worker.terminate()

@@ -34,6 +34,7 @@ results come back in order) the finds are a function of the seeds, the options a
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 import re
@@ -46,7 +47,7 @@ from functools import lru_cache
 
 from . import _engine
 from ._grid import Grid, batch_shape
-from ._parallel import ordered_map
+from ._parallel import ordered_map, stop_pool, worker_pool
 from ._shape import Shape
 from .canon import forms_of_cells, ids_of_forms
 from .difficulty import Rated
@@ -471,84 +472,95 @@ def hunt(
     order = len(queue)
     found = 0
 
-    round_no = 0
-    while count is None or found < count:
-        queue.sort(key=_Seed.next_key)
-        chosen = queue[:rounds]
-        tasks = [
-            Explore(s.puzzle, vicinity, per_seed, derive_seed(seed, start, round_no, k), minimise)
-            for k, s in enumerate(chosen)
-        ]
-        for s in chosen:
-            s.visits += 1
-        fresh: list[tuple[bytes, bytes, str, bool | None, Grid]] = []
-        with closing(ordered_map(explore, tasks, jobs=jobs)) as explored:
-            results = list(explored)
-        for task, got in zip(tasks, results, strict=True):
-            stats.tried += got.tried
-            stats.unique += got.unique
-            stats.add_seconds(got.seconds)
-            for k, i in enumerate(got.ids):
-                if i not in seen:
-                    seen.add(i)
-                    at = slice(k * size, (k + 1) * size)
-                    fresh.append(
-                        (got.puzzles[at], got.solutions[at], i, got.minimal[k], task.puzzle)
-                    )
-        if known is not None and fresh:
-            held = known([f[2] for f in fresh])
-            fresh = [f for f in fresh if f[2] not in held]
-        stats.new += len(fresh)
-        # A few puzzles a task: their ratings take from milliseconds to seconds.
-        step = 2
-        judge_tasks = [
-            Judge(shape, b"".join(f[0] for f in fresh[k : k + step]), min_er)
-            for k in range(0, len(fresh), step)
-        ]
-        k = 0
-        judging = ordered_map(judge, judge_tasks, jobs=jobs)
-        for judged in judging:
-            stats.add_seconds(judged.seconds)
-            for rating, passed in zip(judged.ratings, judged.passed, strict=True):
-                cells, solution, cid, minimal, origin = fresh[k]
-                k += 1
-                stats.survived += passed
-                puzzle = Grid.unchecked(shape, cells)
-                queue.append(_Seed(puzzle, rating.er, order))
-                order += 1
-                if rating.er < min_er:
-                    continue
-                stats.found += 1
-                stats.bands[band(rating.er)] += 1
-                stats.elapsed = time.monotonic() - began
-                yield Find(
-                    puzzle=puzzle,
-                    solution=Grid.unchecked(shape, solution),
-                    seed=seed,
-                    index=start + found,
-                    symmetry=symmetry_of(puzzle),
-                    minimal=minimal,
-                    orbit_minimal=None,
-                    attempts=1,
-                    rating=rating,
-                    id=cid,
-                    origin=origin,
+    # One pool of workers for the whole hunt: rounds can take well under the second it
+    # takes to start one.
+    before = set(multiprocessing.active_children())
+    workers = worker_pool(jobs) if jobs > 1 else None
+    try:
+        round_no = 0
+        while count is None or found < count:
+            queue.sort(key=_Seed.next_key)
+            chosen = queue[:rounds]
+            tasks = [
+                Explore(
+                    s.puzzle, vicinity, per_seed, derive_seed(seed, start, round_no, k), minimise
                 )
-                found += 1
-                if count is not None and found >= count:
-                    judging.close()
-                    if on_round is not None:
-                        on_round(stats)  # the last figures
-                    return
+                for k, s in enumerate(chosen)
+            ]
+            for s in chosen:
+                s.visits += 1
+            fresh: list[tuple[bytes, bytes, str, bool | None, Grid]] = []
+            with closing(ordered_map(explore, tasks, jobs=jobs, pool=workers)) as explored:
+                results = list(explored)
+            for task, got in zip(tasks, results, strict=True):
+                stats.tried += got.tried
+                stats.unique += got.unique
+                stats.add_seconds(got.seconds)
+                for k, i in enumerate(got.ids):
+                    if i not in seen:
+                        seen.add(i)
+                        at = slice(k * size, (k + 1) * size)
+                        fresh.append(
+                            (got.puzzles[at], got.solutions[at], i, got.minimal[k], task.puzzle)
+                        )
+            if known is not None and fresh:
+                held = known([f[2] for f in fresh])
+                fresh = [f for f in fresh if f[2] not in held]
+            stats.new += len(fresh)
+            # A few puzzles a task: their ratings take from milliseconds to seconds.
+            step = 2
+            judge_tasks = [
+                Judge(shape, b"".join(f[0] for f in fresh[k : k + step]), min_er)
+                for k in range(0, len(fresh), step)
+            ]
+            k = 0
+            judging = ordered_map(judge, judge_tasks, jobs=jobs, pool=workers)
+            for judged in judging:
+                stats.add_seconds(judged.seconds)
+                for rating, passed in zip(judged.ratings, judged.passed, strict=True):
+                    cells, solution, cid, minimal, origin = fresh[k]
+                    k += 1
+                    stats.survived += passed
+                    puzzle = Grid.unchecked(shape, cells)
+                    queue.append(_Seed(puzzle, rating.er, order))
+                    order += 1
+                    if rating.er < min_er:
+                        continue
+                    stats.found += 1
+                    stats.bands[band(rating.er)] += 1
+                    stats.elapsed = time.monotonic() - began
+                    yield Find(
+                        puzzle=puzzle,
+                        solution=Grid.unchecked(shape, solution),
+                        seed=seed,
+                        index=start + found,
+                        symmetry=symmetry_of(puzzle),
+                        minimal=minimal,
+                        orbit_minimal=None,
+                        attempts=1,
+                        rating=rating,
+                        id=cid,
+                        origin=origin,
+                    )
+                    found += 1
+                    if count is not None and found >= count:
+                        judging.close()
+                        if on_round is not None:
+                            on_round(stats)  # the last figures
+                        return
+                if deadline is not None and time.monotonic() >= deadline:
+                    judging.close()  # what is rated is yielded; the rest of the round is dropped
+                    break
+            queue.sort(key=_Seed.keep_key)
+            del queue[pool:]
+            round_no += 1
+            stats.rounds = round_no
+            stats.elapsed = time.monotonic() - began
+            if on_round is not None:
+                on_round(stats)
             if deadline is not None and time.monotonic() >= deadline:
-                judging.close()  # what is rated is yielded; the rest of the round is dropped
-                break
-        queue.sort(key=_Seed.keep_key)
-        del queue[pool:]
-        round_no += 1
-        stats.rounds = round_no
-        stats.elapsed = time.monotonic() - began
-        if on_round is not None:
-            on_round(stats)
-        if deadline is not None and time.monotonic() >= deadline:
-            return
+                return
+    finally:
+        if workers is not None:
+            stop_pool(workers, before)
+            workers.shutdown(wait=True)
