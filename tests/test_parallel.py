@@ -57,3 +57,16 @@ def test_generate_workers_die_with_their_parent(tmp_path: Path, sig: signal.Sign
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_a_callers_pool_serves_many_maps_in_order_and_stays_up() -> None:
+    from sudokit._parallel import ordered_map, worker_pool
+
+    with worker_pool(2) as pool:
+        for start in (0, 100):
+            got = list(ordered_map(abs, range(-start, -start - 40, -1), jobs=2, pool=pool))
+            assert got == list(range(start, start + 40))
+        early = ordered_map(abs, range(-1000, 0), jobs=2, pool=pool)
+        assert next(early) == 1000
+        early.close()  # the pending items are cancelled, the pool is left running
+        assert list(ordered_map(abs, [-3, -4], jobs=2, pool=pool)) == [3, 4]
