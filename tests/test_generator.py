@@ -195,7 +195,7 @@ def test_chunks_cover_the_indexes_in_order_and_feed_every_worker(
 ) -> None:
     sizes = (smallest, smallest + extra)
     workers, planned = _plan(start, count, jobs, sizes)
-    chunks = list(planned)
+    chunks = list(planned(workers))
     assert [i for r in chunks for i in r] == list(range(start, start + count))
     assert 1 <= workers <= jobs
     assert workers <= len(chunks) or count == 0

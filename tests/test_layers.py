@@ -30,7 +30,7 @@ LAYERS: list[set[str]] = [
         "formats",
         "canon",
     },
-    {"_parallel", "engine", "batch"},
+    {"_parallel", "cluster", "engine", "batch"},
     {"generator"},
     {"logic"},
     {"rating"},

@@ -5,6 +5,11 @@
 flight, so a long input streams through in flat memory (``multiprocessing.Pool.imap`` would
 read the whole input ahead). ``fn`` and the items must pickle. When the caller stops early
 (``close()``, or an error from ``fn``), the workers are stopped at once.
+
+With ``cluster=ADDRESS`` the same calls run as tasks on a Dask cluster instead
+(:mod:`sudokit.cluster`, imported only then), under the same contract: results in input
+order, a bounded number in flight. Callers take one ``cluster`` parameter and pass it here;
+nothing else in them changes.
 """
 
 from __future__ import annotations
@@ -63,21 +68,33 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
 
 def ordered_map(
     fn: Callable[[T], R],
-    items: Iterable[T],
+    items: Iterable[T] | Callable[[int], Iterable[T]],
     *,
     jobs: int = 1,
     inline: bool = True,
     pool: ProcessPoolExecutor | None = None,
+    cluster: str | None = None,
 ) -> Generator[R, None, None]:
     """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes (``inline``
-    False: ``jobs`` worker processes even for one, so this one is free for other work).
+    False: ``jobs`` worker processes even for one, so this one is free for other work), or
+    the Dask cluster at the address ``cluster`` (then ``jobs`` does not count).
 
     ``pool``: a pool of ``jobs`` workers from :func:`worker_pool` to use rather than one made
     for this call (a caller that maps many short batches keeps one, since starting workers
     costs a second or so); it is left running, but for pending items, which are cancelled
-    when the caller stops early."""
+    when the caller stops early.
+
+    ``items`` may be a function of the number of calls that run at once (``jobs``, or the
+    cluster's width), giving the items: chunks sized for the workers that run them."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
+    if cluster is not None:
+        from . import cluster as dask_cluster
+
+        yield from dask_cluster.ordered_map(fn, items, address=cluster)
+        return
+    if callable(items):
+        items = items(jobs)
     if jobs == 1 and inline and pool is None:
         for item in items:
             yield fn(item)

@@ -62,12 +62,14 @@ def map_grids(
     *,
     jobs: int = 1,
     chunk: int = CHUNK,
+    cluster: str | None = None,
 ) -> Iterator[tuple[Record, R | None]]:
     """Yield ``(record, result)`` for every record in input order, where ``fn`` maps each
     chunk's good grids to their results (``None`` for records that failed to parse).
 
-    ``fn`` runs in ``jobs`` worker processes when ``jobs > 1`` (then it must pickle: a
-    module-level function or a ``functools.partial`` of one).
+    ``fn`` runs in ``jobs`` worker processes when ``jobs > 1``, or as tasks on the Dask
+    cluster at the address ``cluster`` (then it must pickle: a module-level function or a
+    ``functools.partial`` of one).
     """
     in_flight: deque[list[Record]] = deque()
 
@@ -76,7 +78,7 @@ def map_grids(
             in_flight.append(c)
             yield [r.grid for r in c if r.grid is not None]
 
-    for results in ordered_map(fn, tasks(), jobs=jobs):
+    for results in ordered_map(fn, tasks(), jobs=jobs, cluster=cluster):
         recs = in_flight.popleft()
         it = iter(results)
         for rec in recs:
@@ -84,16 +86,22 @@ def map_grids(
 
 
 def solve_records(
-    records: Iterable[Record], *, limit: int = 1, jobs: int = 1, chunk: int = CHUNK
+    records: Iterable[Record],
+    *,
+    limit: int = 1,
+    jobs: int = 1,
+    chunk: int = CHUNK,
+    cluster: str | None = None,
 ) -> Iterator[tuple[Record, Grid | None, int]]:
     """Solve every parsed record, counting solutions up to ``limit``.
 
     Yields ``(record, first solution or None, count)`` in input order; ``count`` stops at
-    ``limit``. With ``jobs > 1``, chunks are solved in that many worker processes.
+    ``limit``. With ``jobs > 1``, chunks are solved in that many worker processes; with
+    ``cluster``, as tasks on that Dask cluster.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     fn = partial(_solve_grids, limit=limit)
-    for rec, result in map_grids(fn, records, jobs=jobs, chunk=chunk):
+    for rec, result in map_grids(fn, records, jobs=jobs, chunk=chunk, cluster=cluster):
         sol, count = result if result is not None else (None, 0)
         yield rec, sol, count

@@ -40,7 +40,7 @@ from .batch import solve_records
 from .canon import canonical_many, ids_of_canonical
 from .difficulty import generate_many, target
 from .engine import unique_solution
-from .errors import GenerationError, NotUniqueError, SudokitError
+from .errors import ClusterError, GenerationError, NotUniqueError, SudokitError
 from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_grid
 from .generator import SYMMETRIES, Generated, check_options
 from .output import (
@@ -165,7 +165,19 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     jobs.add_argument(
         "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
     )
-    return {"source": source, "one": one, "output": output, "jobs": jobs}
+    work = parent()  # commands that can also run on a Dask cluster
+    where = work.add_mutually_exclusive_group()
+    where.add_argument(
+        "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
+    )
+    where.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the work as tasks on a Dask cluster: local, local:N (N worker processes of "
+        "this machine) or a scheduler's address, tcp://HOST:8786 "
+        '(pip install "sudokit[cluster]")',
+    )
+    return {"source": source, "one": one, "output": output, "jobs": jobs, "work": work}
 
 
 def _record_options(p: argparse.ArgumentParser) -> None:
@@ -187,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser(
         "solve",
-        parents=[par["source"], par["output"], par["jobs"]],
+        parents=[par["source"], par["output"], par["work"]],
         help="solve puzzles from a file, stdin or the command line",
         description="Solve one puzzle per line (or grids separated by blank lines) and print "
         "each solution in the puzzle's own format. Bad lines are reported on stderr with their "
@@ -210,13 +222,13 @@ def _parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser(
         "generate",
-        parents=[par["output"], par["jobs"]],
+        parents=[par["output"], par["work"]],
         help="generate puzzles with exactly one solution",
         description="Generate puzzles, each proven to have one solution, streamed as they are "
         "made. With no clue target, each puzzle is minimal (with a symmetry, orbit-minimal: no "
         "symmetric orbit of clues can be removed; each record says whether it is also minimal "
         "clue by clue). Each record states the seed and index that make it again; the same "
-        "arguments and seed give the same output whatever --jobs is.",
+        "arguments and seed give the same output whatever --jobs is, or with --cluster.",
     )
     g.add_argument("-n", "--count", type=_positive, default=1, help="how many (default 1)")
     g.add_argument(
@@ -357,7 +369,7 @@ def _parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser(
         "rate",
-        parents=[par["source"], par["output"], par["jobs"]],
+        parents=[par["source"], par["output"], par["work"]],
         help="rate puzzles as Sudoku Explainer does (ER/EP/ED)",
         description="Rate each puzzle with Sudoku Explainer's rules. By default prints serate's "
         "form, 'PUZZLE ED=ER/EP/ED'; json and csv add the level, hardest technique and HoDoKu "
@@ -568,7 +580,7 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:
 
     f = ks.add_parser(
         "fill",
-        parents=[db, par["jobs"]],
+        parents=[db, par["work"]],
         help="generate puzzles of a target until the bank holds N more",
         description="Generate puzzles of a difficulty target until N more of them are in the "
         "bank (duplicates do not count). Resumable: the run's seed and progress are stored with "
@@ -734,6 +746,19 @@ def _progress(total: int | None, initial: int, err: TextIO) -> tqdm[NoReturn]:
     return tqdm(total=total, initial=initial, file=err, unit=" puzzles", disable=not err.isatty())
 
 
+def _workers(args: argparse.Namespace) -> dict[str, Any]:
+    """``jobs`` and ``cluster`` for the library, from ``--jobs`` / ``--cluster``; a usage error
+    for a malformed address, an error when Dask is missing (before any work or output)."""
+    if args.cluster is not None:
+        from .cluster import check
+
+        try:
+            check(args.cluster)
+        except ClusterError as e:
+            raise _Fail(f"sudokit {args.command}: error: {e}", 2) from None
+    return {"jobs": args.jobs or default_jobs(), "cluster": args.cluster}
+
+
 # Commands --------------------------------------------------------------------------------------
 
 
@@ -742,8 +767,8 @@ def _solve(args: argparse.Namespace, err: TextIO) -> int:
     source = _source(args)
     with _output(args.output) as out:
         limit = args.limit if args.count else 1
-        jobs = args.jobs or default_jobs()
-        for rec, solution, count in solve_records(_records(source), limit=limit, jobs=jobs):
+        work = _workers(args)
+        for rec, solution, count in solve_records(_records(source), limit=limit, **work):
             if rec.error is not None:
                 err.write(f"{rec.error}\n")
                 status = 1
@@ -840,6 +865,9 @@ _RATE_CSV = (
 )
 
 
+_RATE_CLUSTER_CHUNK = 4  # puzzles a task when rating on a Dask cluster
+
+
 def _rate(args: argparse.Namespace, err: TextIO) -> int:
     from .batch import map_grids
     from .rating import rate_many
@@ -855,9 +883,11 @@ def _rate(args: argparse.Namespace, err: TextIO) -> int:
             writer.writerow(_RATE_CSV)
         rater = partial(rate_many, with_hodoku=args.format in ("json", "csv"))
         # One puzzle a task: a hard one takes seconds, so bigger chunks would hold the others
-        # back behind it and leave a worker idle.
-        jobs = args.jobs or default_jobs()
-        for rec, rating in map_grids(rater, _records(source), jobs=jobs, chunk=1):
+        # back behind it and leave a worker idle. A cluster's task costs milliseconds more
+        # (the scheduler's round trip), as much as rating an easy puzzle: a few a task there.
+        work = _workers(args)
+        chunk = 1 if work["cluster"] is None else _RATE_CLUSTER_CHUNK
+        for rec, rating in map_grids(rater, _records(source), chunk=chunk, **work):
             bar.update(1)
             if rec.grid is None or rating is None:
                 err.write(f"{rec.error}\n")
@@ -1040,6 +1070,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         target(**difficulty)
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
+    work = _workers(args)
     if args.resume and not args.output:
         raise _Fail("sudokit generate: error: --resume needs -o FILE", 2)
     if args.resume and args.pdf:
@@ -1104,9 +1135,9 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             minimal=True if args.minimal else None,
             seed=seed,
             start=start,
-            jobs=args.jobs or default_jobs(),
             timeout=args.timeout,
             with_rating=args.rate,
+            **work,
             **difficulty,
         ).rendered(render)
 
@@ -1524,13 +1555,12 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
         check_fill(args.count, **options)
     except ValueError as e:
         raise _Fail(f"sudokit bank fill: error: {e}", 2) from None
+    work = _workers(args)
     with ExitStack() as stack:
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(args.count, 0, err))
         try:
-            for outcome in bank.fill(
-                args.count, seed=args.seed, jobs=args.jobs or default_jobs(), **options
-            ):
+            for outcome in bank.fill(args.count, seed=args.seed, **work, **options):
                 if outcome.new:
                     new += 1
                     bar.update(1)
@@ -1538,7 +1568,7 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
                     duplicates += 1
         except ValueError as e:
             raise _Fail(f"sudokit bank fill: error: {e}", 2) from None
-        except GenerationError as e:
+        except (GenerationError, ClusterError) as e:
             err.write(f"{bank.name}: added {new}, duplicates {duplicates}\n")
             raise _Fail(f"sudokit bank fill: {e}") from None
     err.write(f"{bank.name}: added {new}, duplicates {duplicates}\n")
@@ -1684,6 +1714,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Fail as e:
         sys.stderr.write(f"{e}\n")
         return e.status
+    except ClusterError as e:  # the cluster failed the run (unreachable, lost)
+        sys.stderr.write(f"sudokit {args.command}: {e}\n")
+        return 1
     except KeyboardInterrupt:
         kept = (
             "; finished records are kept (--resume goes on)" if args.command == "generate" else ""

@@ -344,9 +344,12 @@ def generate_many(
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
     hodoku_level: str | None = None,
+    cluster: str | None = None,
 ) -> PuzzleStream:
     """``count`` puzzles as :func:`sudokit.generator.generate_many` makes them, with the
-    difficulty options of :func:`generate`; puzzle ``i`` is ``generate(..., index=i)``."""
+    difficulty options of :func:`generate`; puzzle ``i`` is ``generate(..., index=i)``.
+    ``cluster`` runs the work on the Dask cluster at that address (``local``, ``local:N``,
+    ``tcp://host:8786``) instead of ``jobs`` processes, with the same puzzles."""
     accept = target(
         level=level,
         rating=rating,
@@ -368,4 +371,5 @@ def generate_many(
         timeout=timeout,
         chunk=chunk,
         accept=accept,
+        cluster=cluster,
     )

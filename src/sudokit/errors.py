@@ -9,9 +9,11 @@ The tree::
     │                                  one solution is needed (rating, explaining, printing)
     ├── InvalidShapeError(ValueError)  a box shape sudokit cannot build (e.g. ``1x9``, ``9x9``)
     ├── GenerationError               a generator target could not be reached in its budget
-    └── BankError                     a puzzle bank that cannot be opened or used: not a bank,
-                                       written by a newer sudokit, an unknown URL scheme, a
-                                       server that cannot be reached; the message names it
+    ├── BankError                     a puzzle bank that cannot be opened or used: not a bank,
+    │                                  written by a newer sudokit, an unknown URL scheme, a
+    │                                  server that cannot be reached; the message names it
+    └── ClusterError                  a Dask cluster that cannot be used: Dask not installed,
+                                       a bad address, a scheduler that does not answer
 
 Every message quotes the offending input (shortened when long) and, for text, the line and
 column or cell (``r5c3``) where the problem is.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 __all__ = [
     "BankError",
+    "ClusterError",
     "GenerationError",
     "InvalidPuzzleError",
     "InvalidShapeError",
@@ -67,3 +70,9 @@ class GenerationError(SudokitError):
 class BankError(SudokitError):
     """A puzzle bank (:mod:`sudokit.bank`) that cannot be opened or used as asked; the message
     names the bank (its path, or its URL without the password) and what is wrong."""
+
+
+class ClusterError(SudokitError):
+    """A Dask cluster (:mod:`sudokit.cluster`) that cannot be used as asked: Dask is not
+    installed, the address is malformed, or no scheduler answers there in time; the message
+    names the address."""

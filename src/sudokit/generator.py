@@ -33,7 +33,7 @@ import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, Generic, Protocol, TypeVar
@@ -483,15 +483,23 @@ def _run(task: _Task[R]) -> R:
 _CHUNKS_QUICK = (16, 512)
 _CHUNKS_SLOW = (1, 8)
 _CHUNKS_BIG = (1, 1)
+# On a Dask cluster a task costs the scheduler about a millisecond, and the client a few on a
+# busy machine (sudokit's benchmark measures it: benchmarks/bench_cluster.py): quick puzzles
+# (a sixth of a millisecond each on one core) go in chunks of at least 256 so that this stays
+# under 5% of a task's time.
+_CHUNKS_CLUSTER = (256, 2048)
 
 
-def _plan(start: int, count: int, jobs: int, sizes: tuple[int, int]) -> tuple[int, Iterator[range]]:
-    """The number of processes to use (no more than there will be chunks) and the chunks."""
+def _plan(
+    start: int, count: int, jobs: int, sizes: tuple[int, int]
+) -> tuple[int, Callable[[int], Iterator[range]]]:
+    """The number of processes to use (no more than there will be chunks) and the chunks as
+    a function of the number of workers that share them (``jobs``, or a cluster's width)."""
     jobs = max(1, min(jobs, -(-count // sizes[0])))
-    return jobs, _chunks(start, count, jobs, sizes)
+    return jobs, partial(_chunks, start, count, sizes=sizes)
 
 
-def _chunks(start: int, count: int, jobs: int, sizes: tuple[int, int]) -> Iterator[range]:
+def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Iterator[range]:
     """Consecutive ranges covering ``start .. start+count-1``, of ``sizes`` = (smallest,
     largest) indexes but for the last one.
 
@@ -521,6 +529,7 @@ def generate_many(
     timeout: float | None = 60.0,
     chunk: int | None = None,
     accept: Acceptance | None = None,
+    cluster: str | None = None,
 ) -> PuzzleStream:
     """``count`` puzzles, indexes ``start .. start+count-1``, in order, as a
     :class:`PuzzleStream` (an iterator; options are checked at once, work starts on demand).
@@ -528,7 +537,9 @@ def generate_many(
     Puzzle ``i`` is ``generate(..., seed=seed, index=i)``: the same whatever ``jobs`` is. With
     ``jobs > 1`` the work is spread over that many processes, a chunk of indexes at a time.
     ``chunk`` fixes the chunk size; by default chunks are big for quick 9x9 puzzles and small
-    for slow ones, and shrink as the work runs out.
+    for slow ones, and shrink as the work runs out. ``cluster`` (an address, see
+    :mod:`sudokit.cluster`) runs the chunks as tasks on a Dask cluster instead of ``jobs``
+    processes; the puzzles are the same.
     """
     shape = shape or Shape(3, 3)
     check_options(shape, symmetry, clues, max_clues, timeout)
@@ -546,6 +557,8 @@ def generate_many(
         sizes = _CHUNKS_BIG
     elif accept is not None:
         sizes = _CHUNKS_SLOW
+    elif cluster is not None:
+        sizes = _CHUNKS_CLUSTER
     else:
         sizes = _CHUNKS_QUICK
     options: dict[str, object] = {
@@ -558,7 +571,7 @@ def generate_many(
         "timeout": timeout,
         "accept": accept,
     }
-    return PuzzleStream(_plan(start, count, jobs, sizes), options)
+    return PuzzleStream(_plan(start, count, jobs, sizes), options, cluster)
 
 
 class PuzzleStream(Iterator[Generated]):
@@ -568,9 +581,15 @@ class PuzzleStream(Iterator[Generated]):
     chunk at a time, turned into whatever the caller needs where they were made.
     """
 
-    def __init__(self, plan: tuple[int, Iterator[range]], options: dict[str, object]) -> None:
-        self._plan: tuple[int, Iterator[range]] | None = plan
+    def __init__(
+        self,
+        plan: tuple[int, Callable[[int], Iterator[range]]],
+        options: dict[str, object],
+        cluster: str | None = None,
+    ) -> None:
+        self._plan: tuple[int, Callable[[int], Iterator[range]]] | None = plan
         self._options = options
+        self._cluster = cluster
         self._puzzles: Iterator[Generated] | None = None
         self._running: Generator[Any, None, None] | None = None
 
@@ -582,9 +601,10 @@ class PuzzleStream(Iterator[Generated]):
     def rendered(self, render: Callable[[list[Generated]], R]) -> Iterator[R]:
         """The puzzles as ``render(chunk)`` for consecutive chunks, in order.
 
-        ``render`` runs where the chunk was made: in a worker process when ``jobs > 1`` (then
-        it and what it returns must pickle), so turning puzzles into output there (``sudokit
-        generate`` formats its records this way) leaves the main process only the writing.
+        ``render`` runs where the chunk was made: in a worker process when ``jobs > 1`` or on
+        a cluster's worker (then it and what it returns must pickle), so turning puzzles into
+        output there (``sudokit generate`` formats its records this way) leaves the main
+        process only the writing.
         How the puzzles are split into chunks depends on ``count`` and ``jobs`` unless
         ``chunk`` fixes it; only the puzzles, in order, are the same whatever ``jobs`` is, so a
         ``render`` whose result depends on the split gives output that does too.
@@ -594,8 +614,12 @@ class PuzzleStream(Iterator[Generated]):
         if self._plan is None:
             raise RuntimeError("this stream of puzzles has started already; ask for a new one")
         (jobs, chunks), self._plan = self._plan, None
-        tasks = (_Task(r, self._options, render) for r in chunks)
-        running = ordered_map(_run, tasks, jobs=jobs)
+        options = self._options
+
+        def tasks(width: int) -> Iterator[_Task[R]]:
+            return (_Task(r, options, render) for r in chunks(width))
+
+        running = ordered_map(_run, tasks, jobs=jobs, cluster=self._cluster)
         self._running = running
         return running
 

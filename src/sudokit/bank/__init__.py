@@ -461,6 +461,7 @@ class Bank:
         seed: int | None = None,
         jobs: int = 1,
         timeout: float | None = 60.0,
+        cluster: str | None = None,
     ) -> Iterator[Added]:
         """Generate puzzles of the target (see :func:`sudokit.difficulty.generate`) until
         ``count`` of them were new to the bank, yielding what became of each one made.
@@ -470,6 +471,10 @@ class Bank:
         options goes on from the last commit instead of making the same puzzles again.
         Raises ValueError for targets no puzzle can meet, GenerationError when one puzzle
         cannot be found within ``timeout``.
+
+        ``cluster`` (an address, see :mod:`sudokit.cluster`) makes and rates the puzzles as
+        tasks on a Dask cluster instead of ``jobs`` processes; this process only stores them.
+        The writes are idempotent by canonical id, so a task run twice changes nothing.
         """
         shape = shape or Shape(3, 3)
         accept = check_fill(
@@ -497,6 +502,7 @@ class Bank:
             jobs=jobs,
             timeout=timeout,
             accept=_KeepPath(accept),
+            cluster=cluster,
         )
         new = 0
         try:

@@ -1,0 +1,175 @@
+"""Chunks of work as tasks on a Dask cluster: the other backend of :mod:`sudokit._parallel`.
+
+Terms:
+
+- An **address** names the cluster: ``local`` (a cluster of this machine, a worker process a
+  core, started for the run and stopped after it), ``local:N`` (N worker processes), or a
+  Dask scheduler's address (``tcp://host:8786``, ``tls://…``; ``host:8786`` means tcp).
+- The **width** of a cluster is the number of tasks it runs at once: its workers' threads
+  when the run starts.
+- A **task** is one call ``fn(item)`` of :func:`ordered_map`: the same chunk functions the
+  process pool runs, sent to the scheduler with ``Client.submit``. A task is *pure*: its key
+  is a hash of the function and the item (a generator's chunk holds its seed and its range of
+  indexes), so a task submitted twice is run once and gives the same result.
+
+Faults: a worker lost mid-task (killed, its machine gone) has its tasks run again elsewhere by
+the scheduler (up to ``distributed.scheduler.allowed-failures`` times, 3 by default); an error
+raised by ``fn`` is a result, raised here as the process pool raises it, not retried.
+
+Dask (``pip install "sudokit[cluster]"``) is imported by the functions that need it, never at
+import time: without an address, sudokit never imports it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from ._parallel import default_jobs
+from .errors import ClusterError
+
+__all__ = ["ClusterError", "check", "connect", "ordered_map", "parse_address", "width"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Tasks in flight per unit of width: enough that no worker waits for the client between
+#: tasks (the scheduler's round trip is milliseconds), few enough that the client's memory
+#: stays flat however many tasks a run has.
+AHEAD = 8
+
+#: Seconds to wait for a scheduler to answer.
+CONNECT_TIMEOUT = 5.0
+
+#: Seconds to wait for a first worker to join a scheduler that has none yet.
+WORKER_TIMEOUT = 60.0
+
+INSTALL_HINT = 'sudokit[cluster] is not installed: pip install "sudokit[cluster]"'
+
+
+def parse_address(address: str) -> tuple[str, int | None]:
+    """``("local", N or None)`` for ``local[:N]``, else ``(scheduler address, None)``.
+    ClusterError names a malformed address."""
+    text = address.strip()
+    if text == "local":
+        return "local", None
+    if text.startswith("local:"):
+        count = text.removeprefix("local:")
+        if not count.isdigit() or int(count) < 1:
+            raise ClusterError(
+                f"bad cluster address {address!r}: expected local:N with N a number of worker "
+                "processes, at least 1"
+            )
+        return "local", int(count)
+    if not text or any(c.isspace() for c in text):
+        raise ClusterError(
+            f"bad cluster address {address!r}: expected local, local:N or a scheduler's "
+            "address such as tcp://host:8786"
+        )
+    return text, None
+
+
+def check(address: str) -> None:
+    """ClusterError for a malformed address, or when Dask is not installed: what a command
+    can say before it starts (without importing Dask, nor reaching the scheduler)."""
+    parse_address(address)
+    if importlib.util.find_spec("distributed") is None:
+        raise ClusterError(INSTALL_HINT)
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(INSTALL_HINT) from None
+    return distributed
+
+
+@contextmanager
+def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
+    """A ``distributed.Client`` of the cluster at ``address``, closed afterwards (with the
+    cluster itself for ``local``). ClusterError when Dask is missing, the address is bad, or no
+    scheduler answers within ``timeout`` seconds."""
+    where, count = parse_address(address)
+    distributed = _dask()
+    cluster = None
+    try:
+        if where == "local":
+            cluster = distributed.LocalCluster(
+                n_workers=count or default_jobs(),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = distributed.Client(cluster, timeout=timeout)
+        else:
+            client = distributed.Client(where, timeout=timeout)
+    except ValueError as e:  # an unknown scheme, a malformed host or port
+        raise ClusterError(f"bad cluster address {address!r}: {e}") from None
+    except OSError as e:  # nothing answered: timed out, refused
+        raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def width(client: Any, *, timeout: float = WORKER_TIMEOUT) -> int:
+    """The number of tasks ``client``'s cluster runs at once (its workers' threads), waiting
+    up to ``timeout`` seconds for a first worker to join (workers of a batch system often come
+    after the client)."""
+    threads: int = sum(client.nthreads().values())
+    if threads == 0:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except TimeoutError:
+            raise ClusterError(
+                f"no Dask worker joined the scheduler at {client.scheduler.address} within "
+                f"{timeout:g} s"
+            ) from None
+        threads = sum(client.nthreads().values())
+    return max(1, threads)
+
+
+def ordered_map(
+    fn: Callable[[T], R],
+    items: Iterable[T] | Callable[[int], Iterable[T]],
+    *,
+    address: str,
+) -> Generator[R, None, None]:
+    """Yield ``fn(item)`` for every item, in order, each call a task on the cluster at
+    ``address``, with at most :data:`AHEAD` tasks in flight per unit of its width. ``items``
+    may be a function of the width giving the items (so chunk sizes can fit the cluster).
+    ``fn`` and the items must pickle (cloudpickle: a module-level function, a partial of one).
+    When the caller stops early (``close()``, or an error from ``fn``), the tasks in flight
+    are cancelled."""
+    with connect(address) as client:
+        wide = width(client)
+        work = items(wide) if callable(items) else items
+        pending: deque[Any] = deque()
+        finished = False
+        try:
+            for item in work:
+                pending.append(client.submit(fn, item, pure=True))
+                if len(pending) >= AHEAD * wide:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+            finished = True
+        finally:
+            if not finished and pending:
+                client.cancel(list(pending), force=True)
+
+
+def worker_pids(client: Any) -> dict[str, int]:
+    """The process id of each worker of ``client``'s cluster, by worker address (tests and
+    benchmarks kill one to see its tasks rerun)."""
+    return dict(client.run(os.getpid))
