@@ -70,3 +70,23 @@ def test_a_callers_pool_serves_many_maps_in_order_and_stays_up() -> None:
         assert next(early) == 1000
         early.close()  # the pending items are cancelled, the pool is left running
         assert list(ordered_map(abs, [-3, -4], jobs=2, pool=pool)) == [3, 4]
+
+
+def test_errors_sent_back_by_workers_keep_their_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # rate reports a puzzle of many solutions in place: its NotUniqueError comes back from a
+    # worker process, pickled (once a BrokenProcessPool: the keyword-only field was lost).
+    import pickle
+
+    from sudokit.cli import main
+    from sudokit.errors import GenerationError, NotUniqueError
+
+    source = tmp_path / "two.txt"
+    source.write_text("." * 81 + "\n", encoding="utf-8")
+    assert main(["rate", str(source), "-j", "2"]) == 1
+    assert capsys.readouterr().err.endswith("line 1: more than one solution\n")
+    again = pickle.loads(pickle.dumps(NotUniqueError("no", solutions=2)))
+    assert (type(again), str(again), again.solutions) == (NotUniqueError, "no", 2)
+    closest = pickle.loads(pickle.dumps(GenerationError("gave up", closest=(1, 2))))
+    assert (str(closest), closest.closest) == ("gave up", (1, 2))

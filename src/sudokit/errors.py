@@ -21,6 +21,8 @@ column or cell (``r5c3``) where the problem is.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
     "BankError",
     "ClusterError",
@@ -50,6 +52,11 @@ class NotUniqueError(InvalidPuzzleError):
         super().__init__(message)
         self.solutions = solutions
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Sent back from worker processes (``rate`` reports it in place): the default
+        # pickling calls ``cls(*args)``, without the keyword.
+        return (_rebuild, (type(self), str(self), {"solutions": self.solutions}))
+
 
 class InvalidShapeError(SudokitError, ValueError):
     """A grid shape that sudokit does not support."""
@@ -65,6 +72,14 @@ class GenerationError(SudokitError):
     def __init__(self, message: str, *, closest: object = None) -> None:
         super().__init__(message)
         self.closest = closest
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), str(self), {"closest": self.closest}))
+
+
+def _rebuild(kind: type[Exception], message: str, keywords: dict[str, Any]) -> Exception:
+    """An error with keyword-only fields, unpickled."""
+    return kind(message, **keywords)
 
 
 class BankError(SudokitError):
