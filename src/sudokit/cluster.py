@@ -91,11 +91,12 @@ def _dask() -> Any:
 
 
 @contextmanager
-def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
+def connect(address: str, *, timeout: float | None = None) -> Iterator[Any]:
     """A ``distributed.Client`` of the cluster at ``address``, closed afterwards (with the
     cluster itself for ``local``). ClusterError when Dask is missing, the address is bad, or no
-    scheduler answers within ``timeout`` seconds."""
+    scheduler answers within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`)."""
     where, count = parse_address(address)
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     distributed = _dask()
     cluster = None
     try:
@@ -104,7 +105,7 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
                 n_workers=count or default_jobs(),
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: never a clash with another run
                 silence_logs=logging.ERROR,
             )
             client = distributed.Client(cluster, timeout=timeout)
@@ -122,10 +123,11 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
             cluster.close()
 
 
-def width(client: Any, *, timeout: float = WORKER_TIMEOUT) -> int:
+def width(client: Any, *, timeout: float | None = None) -> int:
     """The number of tasks ``client``'s cluster runs at once (its workers' threads), waiting
     up to ``timeout`` seconds for a first worker to join (workers of a batch system often come
-    after the client)."""
+    after the client; default :data:`WORKER_TIMEOUT`)."""
+    timeout = WORKER_TIMEOUT if timeout is None else timeout
     threads: int = sum(client.nthreads().values())
     if threads == 0:
         try:
@@ -160,13 +162,33 @@ def ordered_map(
             for item in work:
                 pending.append(client.submit(fn, item, pure=True))
                 if len(pending) >= AHEAD * wide:
-                    yield pending.popleft().result()
+                    yield _result(pending.popleft(), address)
             while pending:
-                yield pending.popleft().result()
+                yield _result(pending.popleft(), address)
             finished = True
         finally:
             if not finished and pending:
                 client.cancel(list(pending), force=True)
+
+
+def _result(future: Any, address: str) -> Any:
+    """The result of a task; what ``fn`` raised is raised as it is, the cluster's failures
+    (the scheduler gone, a task that killed every worker it ran on) as ClusterError."""
+    from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as e:
+        raise ClusterError(
+            f"the Dask cluster at {address!r} lost every worker a task ran on: {e}"
+        ) from None
+    except (CancelledError, CommClosedError) as e:
+        raise ClusterError(
+            f"lost the Dask scheduler at {address!r}: {e or type(e).__name__}"
+        ) from None
 
 
 def worker_pids(client: Any) -> dict[str, int]:

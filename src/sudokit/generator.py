@@ -485,9 +485,9 @@ _CHUNKS_SLOW = (1, 8)
 _CHUNKS_BIG = (1, 1)
 # On a Dask cluster a task costs the scheduler about a millisecond, and the client a few on a
 # busy machine (sudokit's benchmark measures it: benchmarks/bench_cluster.py): quick puzzles
-# (a sixth of a millisecond each on one core) go in chunks of at least 256 so that this stays
+# (a sixth of a millisecond each on one core) go in chunks of at least 512 so that this stays
 # under 5% of a task's time.
-_CHUNKS_CLUSTER = (256, 2048)
+_CHUNKS_CLUSTER = (512, 2048)
 
 
 def _plan(
