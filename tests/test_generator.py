@@ -19,7 +19,15 @@ from hypothesis import strategies as st
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
-from sudokit.generator import _MAPS, SYMMETRIES, Batch, _plan, is_minimal, orbits, symmetry_of
+from sudokit.generator import (
+    _MAPS,
+    SYMMETRIES,
+    Batch,
+    _plan,
+    is_minimal,
+    orbits,
+    symmetry_of,
+)
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -202,6 +210,23 @@ def test_chunks_cover_the_indexes_in_order_and_feed_every_worker(
     lengths = [len(r) for r in chunks]
     assert all(smallest <= n <= smallest + extra for n in lengths[:-1])
     assert lengths == sorted(lengths, reverse=True)  # shrinking as the work runs out
+
+
+@given(
+    count=st.integers(0, 3_000_000),
+    width=st.integers(1, 2000),
+)
+def test_cluster_chunks_grow_with_the_cluster(count: int, width: int) -> None:
+    # On a cluster of many workers, chunks grow (the scheduler's tasks a second stay flat),
+    # still covering the indexes in order and shrinking at the end.
+    _, planned = _plan(5, count, 2, (512, 2048), cluster=True)
+    lengths = [len(r) for r in planned(width)]
+    assert sum(lengths) == count
+    largest = 2048 * max(1, width // 16)
+    assert all(512 <= n <= largest for n in lengths[:-1])
+    assert lengths == sorted(lengths, reverse=True)
+    if count >= 4 * width * largest:
+        assert lengths[0] == largest
 
 
 def _where(batch: list[sudokit.Generated]) -> tuple[int, int]:

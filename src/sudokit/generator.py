@@ -488,15 +488,28 @@ _CHUNKS_BIG = (1, 1)
 # (a sixth of a millisecond each on one core) go in chunks of at least 512 so that this stays
 # under 5% of a task's time.
 _CHUNKS_CLUSTER = (512, 2048)
+# Past this many workers, a cluster's chunks grow with its width (the largest size times
+# width // 16), so the scheduler sees about as many tasks a second from a hundred 16-core
+# machines as from one: it handles a few hundred to a few thousand (docs/cluster.md).
+_CLUSTER_UNIT = 16
 
 
 def _plan(
-    start: int, count: int, jobs: int, sizes: tuple[int, int]
+    start: int, count: int, jobs: int, sizes: tuple[int, int], *, cluster: bool = False
 ) -> tuple[int, Callable[[int], Iterator[range]]]:
     """The number of processes to use (no more than there will be chunks) and the chunks as
     a function of the number of workers that share them (``jobs``, or a cluster's width)."""
     jobs = max(1, min(jobs, -(-count // sizes[0])))
-    return jobs, partial(_chunks, start, count, sizes=sizes)
+    return jobs, partial(_cluster_chunks if cluster else _chunks, start, count, sizes=sizes)
+
+
+def _cluster_chunks(
+    start: int, count: int, width: int, *, sizes: tuple[int, int]
+) -> Iterator[range]:
+    """:func:`_chunks` for a cluster of ``width`` workers: the largest size grows with the
+    width past :data:`_CLUSTER_UNIT`."""
+    smallest, largest = sizes
+    return _chunks(start, count, width, sizes=(smallest, largest * max(1, width // _CLUSTER_UNIT)))
 
 
 def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Iterator[range]:
@@ -571,7 +584,8 @@ def generate_many(
         "timeout": timeout,
         "accept": accept,
     }
-    return PuzzleStream(_plan(start, count, jobs, sizes), options, cluster)
+    plan = _plan(start, count, jobs, sizes, cluster=cluster is not None and chunk is None)
+    return PuzzleStream(plan, options, cluster)
 
 
 class PuzzleStream(Iterator[Generated]):
