@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from sudokit import cluster as sudokit_cluster
 from sudokit import generate_many
+from sudokit._parallel import cluster_session, ordered_map
 from sudokit.bank import Bank
 from sudokit.cli import main
 
@@ -120,6 +121,19 @@ def test_in_flight_tasks_are_bounded(address: str) -> None:
     assert next(results) == 0
     assert taken <= sudokit_cluster.AHEAD * 2 + 1
     assert list(results) == list(range(1, 100))
+
+
+def test_one_session_serves_several_maps(address: str) -> None:
+    # A caller with rounds (the hunt) connects once: every map runs on the same client.
+    with cluster_session(address) as connection:
+        assert isinstance(connection, sudokit_cluster.Connection)
+        for k in range(3):
+            got = list(ordered_map(abs, range(-k * 10, 0), cluster=connection))
+            assert got == list(range(k * 10, 0, -1))
+            assert connection.client.status == "running"
+    assert connection.client.status == "closed"
+    with cluster_session(None) as nothing:
+        assert nothing is None
 
 
 def test_tasks_are_pure_keyed_by_seed_and_chunk(address: str) -> None:

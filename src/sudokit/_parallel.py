@@ -9,7 +9,8 @@ read the whole input ahead). ``fn`` and the items must pickle. When the caller s
 With ``cluster=ADDRESS`` the same calls run as tasks on a Dask cluster instead
 (:mod:`sudokit.cluster`, imported only then), under the same contract: results in input
 order, a bounded number in flight. Callers take one ``cluster`` parameter and pass it here;
-nothing else in them changes.
+nothing else in them changes. A caller that maps several times in a run (rounds) opens the
+cluster once with :func:`cluster_session` and passes what it gives.
 """
 
 from __future__ import annotations
@@ -20,11 +21,15 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
-__all__ = ["default_jobs", "ordered_map", "stop_pool", "worker_pool"]
+if TYPE_CHECKING:
+    from .cluster import Connection
+
+__all__ = ["cluster_session", "default_jobs", "ordered_map", "stop_pool", "worker_pool"]
 
 # Items in flight per worker. Results are yielded in order, so when one worker is slowed (by
 # a busy machine, or a long item) the others run ahead by at most this many items before they
@@ -66,6 +71,20 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
     )
 
 
+@contextmanager
+def cluster_session(cluster: str | Connection | None) -> Iterator[str | Connection | None]:
+    """For several :func:`ordered_map` calls on one cluster: a connection to ``cluster`` (an
+    address) held for the ``with`` block, to pass as their ``cluster``; None stays None (and
+    Dask unimported)."""
+    if cluster is None:
+        yield None
+        return
+    from . import cluster as dask_cluster
+
+    with dask_cluster.connected(cluster) as connection:
+        yield connection
+
+
 def ordered_map(
     fn: Callable[[T], R],
     items: Iterable[T] | Callable[[int], Iterable[T]],
@@ -73,7 +92,7 @@ def ordered_map(
     jobs: int = 1,
     inline: bool = True,
     pool: ProcessPoolExecutor | None = None,
-    cluster: str | None = None,
+    cluster: str | Connection | None = None,
 ) -> Generator[R, None, None]:
     """Yield ``fn(item)`` for every item, in order, using ``jobs`` processes (``inline``
     False: ``jobs`` worker processes even for one, so this one is free for other work), or

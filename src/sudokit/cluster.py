@@ -28,12 +28,22 @@ import os
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ._parallel import default_jobs
 from .errors import ClusterError
 
-__all__ = ["ClusterError", "check", "connect", "ordered_map", "parse_address", "width"]
+__all__ = [
+    "ClusterError",
+    "Connection",
+    "check",
+    "connect",
+    "connected",
+    "ordered_map",
+    "parse_address",
+    "width",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -90,9 +100,19 @@ def _dask() -> Any:
     return distributed
 
 
+@dataclass(frozen=True)
+class Connection:
+    """A client of the cluster at ``address`` (``client``: a ``distributed.Client``), for
+    several :func:`ordered_map` calls in a row (a hunt's rounds): one connection, and for
+    ``local`` one cluster, for the whole run."""
+
+    address: str
+    client: Any
+
+
 @contextmanager
-def connect(address: str, *, timeout: float | None = None) -> Iterator[Any]:
-    """A ``distributed.Client`` of the cluster at ``address``, closed afterwards (with the
+def connect(address: str, *, timeout: float | None = None) -> Iterator[Connection]:
+    """A :class:`Connection` to the cluster at ``address``, closed afterwards (with the
     cluster itself for ``local``). ClusterError when Dask is missing, the address is bad, or no
     scheduler answers within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`)."""
     where, count = parse_address(address)
@@ -116,11 +136,22 @@ def connect(address: str, *, timeout: float | None = None) -> Iterator[Any]:
     except OSError as e:  # nothing answered: timed out, refused
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {e}") from None
     try:
-        yield client
+        yield Connection(address, client)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def connected(where: str | Connection) -> Iterator[Connection]:
+    """``where`` itself when it is a :class:`Connection`; else a connection to that address,
+    for the ``with`` block."""
+    if isinstance(where, Connection):
+        yield where
+        return
+    with connect(where) as connection:
+        yield connection
 
 
 def width(client: Any, *, timeout: float | None = None) -> int:
@@ -145,15 +176,17 @@ def ordered_map(
     fn: Callable[[T], R],
     items: Iterable[T] | Callable[[int], Iterable[T]],
     *,
-    address: str,
+    address: str | Connection,
 ) -> Generator[R, None, None]:
     """Yield ``fn(item)`` for every item, in order, each call a task on the cluster at
-    ``address``, with at most :data:`AHEAD` tasks in flight per unit of its width. ``items``
+    ``address`` (or of a :class:`Connection`, kept open), with at most :data:`AHEAD` tasks in
+    flight per unit of its width. ``items``
     may be a function of the width giving the items (so chunk sizes can fit the cluster).
     ``fn`` and the items must pickle (cloudpickle: a module-level function, a partial of one).
     When the caller stops early (``close()``, or an error from ``fn``), the tasks in flight
     are cancelled."""
-    with connect(address) as client:
+    with connected(address) as connection:
+        client, where = connection.client, connection.address
         wide = width(client)
         work = items(wide) if callable(items) else items
         pending: deque[Any] = deque()
@@ -162,9 +195,9 @@ def ordered_map(
             for item in work:
                 pending.append(client.submit(fn, item, pure=True))
                 if len(pending) >= AHEAD * wide:
-                    yield _result(pending.popleft(), address)
+                    yield _result(pending.popleft(), where)
             while pending:
-                yield _result(pending.popleft(), address)
+                yield _result(pending.popleft(), where)
             finished = True
         finally:
             if not finished and pending:
