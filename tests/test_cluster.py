@@ -5,6 +5,7 @@ fail fast and clearly; and without ``--cluster`` Dask must not even be imported.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -246,6 +247,46 @@ def test_a_client_killed_mid_run_resumes(address: str, tmp_path: Path, capsys: C
     whole = tmp_path / "whole.txt"
     assert _run(capsys, *args[:-1], str(whole), "-j", "2")[0] == 0
     assert path.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.slow  # 10-25 s; the resume from the bank is the same code as with --jobs
+def test_a_fill_killed_mid_run_resumes_from_the_bank(
+    address: str, tmp_path: Path, capsys: Capture
+) -> None:
+    db = str(tmp_path / "bank.db")
+    fill = ["bank", "--db", db, "fill", "--level", "diabolical", "--seed", "4"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudokit", *fill, "-n", "1000", "--cluster", address],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _stored(db) < 3:
+            assert proc.poll() is None, "the fill ended before it was killed"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+    kept = _stored(db)
+    assert kept >= 3
+    status, _, err = _run(capsys, *fill, "-n", "4", "--cluster", address)
+    assert status == 0 and "added 4, duplicates 0" in err, err
+    # No gap, no duplicate: the bank holds what one uninterrupted fill of as many makes.
+    alone = str(tmp_path / "alone.db")
+    assert _run(capsys, "bank", "--db", alone, *fill[3:], "-n", str(kept + 4), "-j", "1")[0] == 0
+    assert sorted(_ids(db)) == sorted(_ids(alone))
+
+
+def _stored(db: str) -> int:
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(db, timeout=10)) as conn:
+            return int(conn.execute("SELECT count(*) FROM puzzles").fetchone()[0])
+    except sqlite3.OperationalError:  # not made yet
+        return 0
 
 
 def _closed_port() -> int:
