@@ -17,21 +17,19 @@ Records (every one carries the load average when it was taken: the machine may b
   the time of a chunk of quick puzzles at the cluster's chunk sizes; the share of a task's time
   that is overhead (the aim: under 5%).
 - ``fill``: ``Bank.fill(n, level="diabolical")`` into PostgreSQL (a throw-away server started
-  as ``bench_bank.py`` starts it) through the local cluster, and with ``jobs=2``, puzzles a
+  by ``bench_bank.py``'s helper) through the local cluster, and with ``jobs=2``, puzzles a
   second.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +38,7 @@ from sudokit import generate_many
 from sudokit.bank import Bank
 from sudokit.generator import _CHUNKS_CLUSTER
 
+from bench_bank import _fresh, _postgres
 from common import emit, machine
 
 
@@ -122,7 +121,7 @@ def bench_tasks(address: str, tasks: int) -> None:
 def bench_fill(address: str, url: str, count: int) -> None:
     out: dict[str, Any] = {"bench": "cluster", "what": "bank fill --level diabolical, PostgreSQL"}
     for name, how in (("cluster_2", {"cluster": address}), ("jobs_2", {"jobs": 2})):
-        with _fresh(url) as db, Bank(db) as bank:
+        with _fresh(url, "postgresql") as db, Bank(db) as bank:
             t = time.perf_counter()
             new = sum(a.new for a in bank.fill(count, level="diabolical", seed=5, **how))
             out[f"per_second_{name}"] = round(new / (time.perf_counter() - t), 1)
@@ -131,44 +130,6 @@ def bench_fill(address: str, url: str, count: int) -> None:
     out["of_jobs"] = round(out["per_second_cluster_2"] / out["per_second_jobs_2"], 3)
     out["load"] = load()
     emit(out)
-
-
-_counter = iter(range(1_000_000))
-
-
-@contextlib.contextmanager
-def _fresh(url: str) -> Iterator[str]:
-    import psycopg
-
-    name = f"bench_cluster_{next(_counter)}"
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextlib.contextmanager
-def _postgres(url: str | None) -> Iterator[str | None]:
-    if url is not None:
-        yield url
-        return
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    try:
-        from pg_server import throwaway_postgres
-    except ImportError:
-        yield None
-        return
-    try:
-        with throwaway_postgres() as server:
-            yield server.url("postgres")
-    except RuntimeError as e:
-        emit({"bench": "cluster", "what": "fill", "skipped": str(e)})
-        yield None
 
 
 def main() -> None:

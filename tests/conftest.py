@@ -5,7 +5,8 @@ unprivileged user, a free loopback port, a temporary folder; everything removed 
 and skips, saying why, where PostgreSQL or psycopg is missing (fails instead when
 ``SUDOKIT_REQUIRE_POSTGRES`` is set, as .ci/run sets it once PostgreSQL is installed, so CI
 cannot pass with those tests silently skipped). ``postgres_url`` gives each
-test a database of its own on that server.
+test a database of its own on that server; ``bank_url`` runs a test twice, on a new SQLite
+file and on such a database.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +44,12 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     with psycopg.connect(postgres_server.admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return postgres_server.url(name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new bank's location: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "bank.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url

@@ -40,14 +40,6 @@ SEVERAL = ".74.365.88.6..7..........67...34.6..3...9..41..9..2873.97.2..35.83..9
 NONE = "." + "23456789" + "1" + "." * 71
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "bank.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 @pytest.fixture(scope="session")
 def rated() -> list[Rated]:
     """Sixty rated 9x9 puzzles, the same in every run."""

@@ -48,14 +48,6 @@ def address() -> Iterator[str]:
         cluster.close()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "bank.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def _run(capsys: Capture, *argv: str) -> tuple[int, str, str]:
     status = main(list(argv))
     out, err = capsys.readouterr()
