@@ -10,8 +10,8 @@ Records (every one carries the load average when it was taken: the machine may b
   the same on a ``LocalCluster`` of two worker processes started beforehand (the steady
   rate), and the whole ``sudokit generate -n COUNT -j 2`` process against ``--cluster
   local:2`` (which starts and stops its cluster). Each round runs the pair one after the
-  other; the medians of the rounds' ratios are reported (``of_jobs``: 1.0 is as fast as
-  ``--jobs 2``), so a noisy neighbour moves both alike.
+  other (each in turn first); the medians of the rounds' ratios are reported (``of_jobs``:
+  1.0 is as fast as ``--jobs 2``), so a noisy neighbour moves both alike.
 - ``tasks``: what one task costs: trivial tasks through ``sudokit.cluster.ordered_map`` (submit,
   the scheduler, a worker, the result back in order, as a run pays them) in tasks a second;
   the time of a chunk of quick puzzles at the cluster's chunk sizes; the share of a task's time
@@ -65,12 +65,18 @@ def _cli(count: int, *how: str) -> float:
 def bench_generate(address: str, count: int, rounds: int) -> None:
     library, cli = [], []
     jobs_rates, cluster_rates, cli_jobs, cli_cluster = [], [], [], []
-    for _ in range(rounds):
-        a, b = _rate(count, jobs=2), _rate(count, cluster=address)
+    for k in range(rounds):
+        # Each round runs the pair in the other order, so a load that rises or falls during
+        # the run favours neither.
+        if k % 2:
+            b, a = _rate(count, cluster=address), _rate(count, jobs=2)
+            d, c = _cli(count, "--cluster", "local:2"), _cli(count, "-j", "2")
+        else:
+            a, b = _rate(count, jobs=2), _rate(count, cluster=address)
+            c, d = _cli(count, "-j", "2"), _cli(count, "--cluster", "local:2")
         jobs_rates.append(a)
         cluster_rates.append(b)
         library.append(b / a)
-        c, d = _cli(count, "-j", "2"), _cli(count, "--cluster", "local:2")
         cli_jobs.append(c)
         cli_cluster.append(d)
         cli.append(d / c)
