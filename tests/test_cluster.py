@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from sudokit import cluster as sudokit_cluster
 from sudokit import generate_many
-from sudokit._parallel import cluster_session, ordered_map
+from sudokit._parallel import cluster_session, ordered_map, width_of
 from sudokit.bank import Bank
 from sudokit.cli import main
 
@@ -120,6 +120,7 @@ def test_one_session_serves_several_maps(address: str) -> None:
     # A caller with rounds (the hunt) connects once: every map runs on the same client.
     with cluster_session(address) as connection:
         assert isinstance(connection, sudokit_cluster.Connection)
+        assert width_of(connection, 7) == 2  # the cluster's, not jobs
         for k in range(3):
             got = list(ordered_map(abs, range(-k * 10, 0), cluster=connection))
             assert got == list(range(k * 10, 0, -1))
@@ -127,6 +128,7 @@ def test_one_session_serves_several_maps(address: str) -> None:
     assert connection.client.status == "closed"
     with cluster_session(None) as nothing:
         assert nothing is None
+        assert width_of(nothing, 7) == 7
 
 
 def test_tasks_are_pure_keyed_by_seed_and_chunk(address: str) -> None:

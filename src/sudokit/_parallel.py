@@ -29,7 +29,14 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     from .cluster import Connection
 
-__all__ = ["cluster_session", "default_jobs", "ordered_map", "stop_pool", "worker_pool"]
+__all__ = [
+    "cluster_session",
+    "default_jobs",
+    "ordered_map",
+    "stop_pool",
+    "width_of",
+    "worker_pool",
+]
 
 # Items in flight per worker. Results are yielded in order, so when one worker is slowed (by
 # a busy machine, or a long item) the others run ahead by at most this many items before they
@@ -83,6 +90,17 @@ def cluster_session(cluster: str | Connection | None) -> Iterator[str | Connecti
 
     with dask_cluster.connected(cluster) as connection:
         yield connection
+
+
+def width_of(where: str | Connection | None, jobs: int) -> int:
+    """How many calls run at once: ``jobs`` without a cluster, else the width of the cluster
+    of a :func:`cluster_session` (work in rounds sizes its rounds by it)."""
+    if where is None:
+        return jobs
+    from . import cluster as dask_cluster
+
+    with dask_cluster.connected(where) as connection:
+        return dask_cluster.width(connection.client)
 
 
 def ordered_map(
