@@ -158,6 +158,32 @@ def _task(stream: Any, indexes: range) -> Any:
     return _Task(indexes, stream._options, Batch)
 
 
+# The hunt -----------------------------------------------------------------------------------
+
+#: Two of test_hunt's seeds (magictour's top1465, ER 7.1-9.0).
+SEEDS = [
+    "..84...3....3.....9....157479...8........7..514.....2...9.6...2.5....4......9..56",
+    "53..2.9...24.3..5...9..........1.827...7.........981.............64....91.2.5.43.",
+]
+
+
+def test_hunt_on_a_cluster_finds_what_jobs_of_its_width_find(
+    address: str, tmp_path: Path, capsys: Capture
+) -> None:
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("\n".join(SEEDS) + "\n", encoding="utf-8")
+    args = ["hunt", "--min-er", "6.5", "--seeds", str(seeds), "--seed", "6", "-n", "3"]
+    args += ["--per-seed", "150"]
+    outputs = []
+    for how in (["-j", "2"], ["--cluster", address]):  # the cluster is 2 wide
+        out = tmp_path / f"{how[0]}.txt"
+        status, _, err = _run(capsys, *args, *how, "-o", str(out))
+        assert status == 0, err
+        outputs.append(out.read_text(encoding="utf-8"))
+    assert outputs[0].count("\n") >= 3
+    assert outputs[1] == outputs[0]
+
+
 # The bank -----------------------------------------------------------------------------------
 
 

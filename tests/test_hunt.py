@@ -264,15 +264,6 @@ def test_cli_resume_after_a_kill_goes_on_without_duplicates(
     assert len(ids) == 6 and not ids & {canonical_id(g) for g in SEEDS}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    pytest.importorskip("sqlalchemy")
-    if request.param == "sqlite":
-        return str(tmp_path / "bank.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def test_cli_stores_in_the_bank_and_never_twice(
     tmp_path: Path, bank_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

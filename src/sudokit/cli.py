@@ -294,7 +294,7 @@ def _parser() -> argparse.ArgumentParser:
 
     hu = sub.add_parser(
         "hunt",
-        parents=[par["output"], par["jobs"]],
+        parents=[par["output"], par["work"]],
         help="search the vicinity of hard puzzles for new ones of ER X or more",
         description="Vicinity search: from seed puzzles, take K clues away and put M back "
         "elsewhere, keep what stays unique, minimise it, and rate what is new (not an isomorph "
@@ -1213,6 +1213,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         raise _Fail("sudokit hunt: error: --resume needs -o FILE", 2)
     if args.from_bank is not None and not args.db:
         raise _Fail("sudokit hunt: error: --from-bank needs --db", 2)
+    work = _workers(args)
     path = Path(args.output) if args.output else None
     options: dict[str, object] = {
         "format": args.format,
@@ -1278,7 +1279,6 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             vicinity=vicinity,
             minimise=not args.no_minimise,
             seed=seed,
-            jobs=args.jobs or default_jobs(),
             count=None if args.count is None else max(args.count - start, 0),
             time_limit=args.time,
             known=known,
@@ -1287,6 +1287,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
             start=start,
             stats=stats,
             on_round=partial(_hunt_progress, bar, err, [time.monotonic()]),
+            **work,
         )
         try:
             for find in finds:

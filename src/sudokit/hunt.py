@@ -24,10 +24,11 @@ Terms (the method and its choices in full: ``docs/hunt.md`` in the repository):
   search climbs from easy random seeds and stays on the hardest ground from hard ones; a
   seed whose ER is unknown (a file stating none) counts as the hardest.
 
-The work comes in two pure functions of picklable tasks, which any executor may run (here
-:func:`sudokit._parallel.ordered_map`; a cluster can run the same): :func:`explore` (a
-seed, a vicinity, a count and an rng seed -> the unique, minimised neighbours with their
-canonical ids) and :func:`judge` (puzzles and ``min_er`` -> their ratings). The driver,
+The work comes in two pure functions of picklable tasks, which any executor may run
+(:func:`sudokit._parallel.ordered_map`: a process pool, or a Dask cluster with ``cluster``):
+:func:`explore` (a seed, a vicinity, a count and an rng seed -> the unique, minimised
+neighbours with their canonical ids) and :func:`judge` (puzzles and ``min_er`` -> their
+ratings). The driver,
 :func:`hunt`, dedupes between them and keeps the pool; with ``jobs=1`` (or any ``jobs``:
 results come back in order) the finds are a function of the seeds, the options and ``seed``.
 """
@@ -44,16 +45,20 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from . import _engine
 from ._grid import Grid, batch_shape
-from ._parallel import ordered_map, stop_pool, worker_pool
+from ._parallel import cluster_session, ordered_map, stop_pool, width_of, worker_pool
 from ._shape import Shape
 from .canon import forms_of_cells, ids_of_forms
 from .difficulty import Rated
 from .engine import search_cells
 from .generator import derive_seed, generate, is_minimal, minimise, symmetry_of
 from .rating import Rating, screen
+
+if TYPE_CHECKING:
+    from .cluster import Connection
 
 __all__ = [
     "Explore",
@@ -418,6 +423,7 @@ def hunt(
     start: int = 0,
     stats: HuntStats | None = None,
     on_round: Callable[[HuntStats], None] | None = None,
+    cluster: str | None = None,
 ) -> Generator[Find, None, None]:
     """Search the vicinities of ``seeds`` for new puzzles of ER ``min_er`` or more; yield
     each find as soon as its round is rated (see the module's terms).
@@ -434,6 +440,9 @@ def hunt(
       that passes the time (at least one round is run); None and None: until stopped.
     - ``jobs``: worker processes; ``known``: a function telling which canonical ids are held
       elsewhere (the bank's :meth:`~sudokit.bank.Bank.held`), never rated nor yielded.
+    - ``cluster``: the address of a Dask cluster to run the rounds' tasks on instead of
+      ``jobs`` processes (:mod:`sudokit.cluster`; connected once for the run); its width
+      (worker threads) stands for ``jobs``, so the finds are those of ``jobs`` = that width.
     - ``pool``, ``round_size`` (default ``max(4, 2 * jobs)``), ``per_seed``: the pool's size,
       the seeds explored a round, and the neighbours drawn from each.
     - ``stats`` is updated as the work goes on; ``on_round`` is called with it after each
@@ -450,6 +459,50 @@ def hunt(
         vicinity = Vicinity.parse(vicinity)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
+    with cluster_session(cluster) as where:
+        yield from _hunt(
+            seeds,
+            min_er=min_er,
+            vicinity=vicinity,
+            minimise=minimise,
+            seed=seed,
+            jobs=width_of(where, jobs),
+            where=where,
+            count=count,
+            time_limit=time_limit,
+            known=known,
+            pool=pool,
+            round_size=round_size,
+            per_seed=per_seed,
+            random_seeds=random_seeds,
+            start=start,
+            stats=stats,
+            on_round=on_round,
+        )
+
+
+def _hunt(
+    seeds: Iterable[Grid | tuple[Grid, float | None]] | None,
+    *,
+    min_er: float,
+    vicinity: Vicinity,
+    minimise: bool,
+    seed: int,
+    jobs: int,
+    where: str | Connection | None,
+    count: int | None,
+    time_limit: float | None,
+    known: Callable[[Sequence[str]], set[str]] | None,
+    pool: int,
+    round_size: int | None,
+    per_seed: int,
+    random_seeds: int,
+    start: int,
+    stats: HuntStats | None,
+    on_round: Callable[[HuntStats], None] | None,
+) -> Generator[Find, None, None]:
+    """:func:`hunt` once its options are checked, on ``jobs`` processes or the cluster
+    session ``where``."""
     rounds = round_size or max(4, 2 * jobs)
     stats = stats if stats is not None else HuntStats()
     stats.jobs = jobs
@@ -475,7 +528,7 @@ def hunt(
     # One pool of workers for the whole hunt: rounds can take well under the second it
     # takes to start one.
     before = set(multiprocessing.active_children())
-    workers = worker_pool(jobs) if jobs > 1 else None
+    workers = worker_pool(jobs) if jobs > 1 and where is None else None
     try:
         round_no = 0
         while count is None or found < count:
@@ -490,7 +543,8 @@ def hunt(
             for s in chosen:
                 s.visits += 1
             fresh: list[tuple[bytes, bytes, str, bool | None, Grid]] = []
-            with closing(ordered_map(explore, tasks, jobs=jobs, pool=workers)) as explored:
+            exploring = ordered_map(explore, tasks, jobs=jobs, pool=workers, cluster=where)
+            with closing(exploring) as explored:
                 results = list(explored)
             for task, got in zip(tasks, results, strict=True):
                 stats.tried += got.tried
@@ -514,7 +568,7 @@ def hunt(
                 for k in range(0, len(fresh), step)
             ]
             k = 0
-            judging = ordered_map(judge, judge_tasks, jobs=jobs, pool=workers)
+            judging = ordered_map(judge, judge_tasks, jobs=jobs, pool=workers, cluster=where)
             for judged in judging:
                 stats.add_seconds(judged.seconds)
                 for rating, passed in zip(judged.ratings, judged.passed, strict=True):
