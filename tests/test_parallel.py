@@ -68,8 +68,32 @@ def test_a_callers_pool_serves_many_maps_in_order_and_stays_up() -> None:
             assert got == list(range(start, start + 40))
         early = ordered_map(abs, range(-1000, 0), jobs=2, pool=pool)
         assert next(early) == 1000
-        early.close()  # the pending items are cancelled, the pool is left running
+        early.close()  # the pending items stay in the pool, which is left running
         assert list(ordered_map(abs, [-3, -4], jobs=2, pool=pool)) == [3, 4]
+
+
+def test_stopping_a_callers_pool_after_an_early_stop_leaves_no_thread_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # hunt -j 2 stopped at -n: the map over its pool stops early, then the hunt stops the pool.
+    # When the map cancelled its pending items, CPython 3.11's pool manager thread died on
+    # them (InvalidStateError) as the terminated workers broke the pool.
+    import multiprocessing
+    import threading
+
+    from sudokit._parallel import ordered_map, stop_pool, worker_pool
+
+    errors: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    for _ in range(3):
+        before = set(multiprocessing.active_children())
+        pool = worker_pool(2)
+        early = ordered_map(time.sleep, [0.05] * 40, jobs=2, pool=pool)
+        assert next(early) is None
+        early.close()
+        stop_pool(pool, before)
+        pool.shutdown(wait=True)
+    assert errors == []
 
 
 def test_errors_sent_back_by_workers_keep_their_fields(

@@ -118,8 +118,8 @@ def ordered_map(
 
     ``pool``: a pool of ``jobs`` workers from :func:`worker_pool` to use rather than one made
     for this call (a caller that maps many short batches keeps one, since starting workers
-    costs a second or so); it is left running, but for pending items, which are cancelled
-    when the caller stops early.
+    costs a second or so); it is left running, with any items still pending when the caller
+    stops early: stop it with :func:`stop_pool`.
 
     ``items`` may be a function of the number of calls that run at once (``jobs``, or the
     cluster's width), giving the items: chunks sized for the workers that run them."""
@@ -150,19 +150,21 @@ def ordered_map(
             yield pending.popleft().result()
         finished = True
     finally:
-        if not own:
-            for future in pending:
-                future.cancel()
-        elif not finished:
-            stop_pool(workers, before)
+        # A caller's pool is left running with the items still pending, not cancelled: its
+        # owner stops it with stop_pool (which says why nothing is cancelled).
         if own:
+            if not finished:
+                stop_pool(workers, before)
             workers.shutdown(wait=True)
 
 
 def stop_pool(pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]) -> None:
     """Stop ``pool`` now rather than after the items in its workers' hands (a generator's
-    chunk can take a whole timeout per puzzle): pending items are cancelled and the worker
-    processes started since ``before`` (the active children then) are terminated."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    chunk can take a whole timeout per puzzle): the worker processes started since
+    ``before`` (the active children then) are terminated, and the pending items fail with
+    ``BrokenProcessPool``. They are not cancelled first: CPython before 3.12 marks every
+    pending item failed when a worker ends, and its manager thread dies on an item already
+    cancelled (``InvalidStateError``), which reaches the user as a traceback."""
+    pool.shutdown(wait=False)
     for worker in set(multiprocessing.active_children()) - before:
         worker.terminate()
