@@ -2,40 +2,57 @@
 
     python benchmarks/bench_serve.py                 # the issue's run: 100,000 puzzles
     python benchmarks/bench_serve.py --quick         # a smaller bank and fewer requests
+    python benchmarks/bench_serve.py --client httpx  # the Python client, not wrk
 
-The bank is ``benchmarks/results/serve-bank.db``, built once (``Bank.add`` of
+The bank is ``benchmarks/results/serve-bank-N.db``, built once (``Bank.add`` of
 ``bank.prepared`` chunks) from ``benchmarks/results/rated-100000.txt`` (``sudokit generate
 --rate`` lines; made with ``sudokit generate -n 100000 --seed 2026 --rate`` when missing).
 The service is the real one, ``sudokit serve --workers 2`` in a subprocess on a free
-loopback port; the client is httpx's async client in this process.
+loopback port.
+
+The client for the GETs is ``wrk`` (Debian's package: C, HTTP/1.1 keep-alive) when it is on
+the PATH, run with one thread (``--wrk-threads``) so that it leaves the server the CPU: it
+costs a few hundredths of a millisecond a request, where httpx's async client in Python costs
+about 4 ms, which on a two-core machine decides the figures. Its script
+(``benchmarks/wrk_puzzle.lua``) asks for the levels in turn, stops after the number of
+answers asked for, and counts every answer that is not a 200 with an id as an error. Without
+wrk (or with ``--client httpx``) the GETs are sent by httpx in this process, as before. Every
+record names the client used.
 
 Records:
 
 - ``bank``: the bank's size, and how long building it took (when it was built now).
 - ``get_puzzle``: ``--requests`` (5,000) ``GET /api/v1/puzzle?level=…`` (the levels in turn)
-  at ``--concurrency`` (50) connections: errors (any answer but 200, or a failed request),
-  latency p50/p99/max in milliseconds, requests a second. Target: 0 errors, p99 ≤ 50 ms.
-  Also the CPU milliseconds a request cost the client (this process) and the server (its
+  at ``--concurrency`` (50) connections: errors (any answer but a 200 with an id, or a failed
+  request), latency p50/p99/max in milliseconds, requests a second. Target: 0 errors,
+  p99 ≤ 50 ms. Also the CPU milliseconds a request cost the client and the server (its
   process tree), and the load average: client and server share the machine's CPUs, and by
   Little's law the latency at 50 connections is 50 / (requests a second), so the p99 target
-  needs well over 1,000 requests a second from the two together.
+  needs well over 1,000 requests a second.
 - ``get_puzzle_during_rate``: the same GETs while 20 ``POST /api/v1/rate`` of ER 7-9
-  puzzles are in flight (only the GETs that start while one is): their latency, and the rates'
-  own outcome (answered, 503 past the time limit) and times. Target: p99 ≤ 100 ms.
+  puzzles are in flight, sent by httpx from a separate process (the GETs run from when the
+  rates are sent until the last is answered): their latency, and the rates' own outcome
+  (answered, 503 past the time limit) and times. Target: p99 ≤ 100 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import multiprocessing
 import os
 import re
+import resource
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +63,13 @@ from sudokit.formats import PuzzleSource
 
 from common import emit, machine
 
-RESULTS = Path(__file__).resolve().parent / "results"
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+WRK_SCRIPT = HERE / "wrk_puzzle.lua"
 LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
 _URL = re.compile(r"at (http://127\.0\.0\.1:\d+/)")
+#: Seconds any one load run may last at most (wrk's --duration; the rates' own bound).
+BOUND = 300
 
 
 def rated_input(count: int) -> Path:
@@ -147,15 +168,21 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
+def own_cpu() -> float:
+    """CPU seconds of this process and of its children waited for (wrk, once it ended)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def cpu_now(server: Server) -> tuple[float, float]:
-    """(this process's CPU seconds, the server's)."""
-    return time.process_time(), tree_cpu(server.process.pid)
+    """(the client's CPU seconds: this process and wrk, the server's)."""
+    return own_cpu(), tree_cpu(server.process.pid)
 
 
 def cpu_fields(before: tuple[float, float], after: tuple[float, float], n: int) -> dict[str, Any]:
     return {
-        "client_cpu_ms_per_request": round((after[0] - before[0]) / n * 1000, 2),
-        "server_cpu_ms_per_request": round((after[1] - before[1]) / n * 1000, 2),
+        "client_cpu_ms_per_request": round((after[0] - before[0]) / max(1, n) * 1000, 3),
+        "server_cpu_ms_per_request": round((after[1] - before[1]) / max(1, n) * 1000, 3),
         "load_average": os.getloadavg()[0],
         "cpus": len(os.sched_getaffinity(0)),
     }
@@ -172,15 +199,79 @@ def summary(latencies: list[float]) -> dict[str, Any]:
     }
 
 
+# The GETs with wrk ------------------------------------------------------------------------------
+
+
+class Wrk:
+    """``wrk`` with :data:`WRK_SCRIPT`: ``total`` answers (0: until :meth:`stop`) at
+    ``concurrency`` connections from ``threads`` threads.
+
+    wrk's main thread sleeps for its whole ``--duration`` even after every thread has
+    stopped, so its own duration is no measure: the script prints a ``WRK-STOPPED`` line when
+    a thread has its answers, and the run is timed here, from wrk's start to the last of
+    those lines (or to :meth:`stop`), then ended with SIGINT (on which wrk prints its
+    figures). The time includes wrk's start and its connecting, a few milliseconds."""
+
+    def __init__(self, url: str, total: int, concurrency: int, threads: int) -> None:
+        self.threads = max(1, min(threads, concurrency))
+        per_thread = -(-total // self.threads) if total else 0
+        args = ["wrk", f"-t{self.threads}", f"-c{concurrency}", f"-d{BOUND}s", "--timeout", "60s"]
+        args += ["-s", str(WRK_SCRIPT), url.rstrip("/"), "--", str(per_thread)]
+        self.started = time.perf_counter()
+        self.took = 0.0
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def stop(self) -> None:
+        """End the run now (wrk prints its figures on SIGINT)."""
+        if not self.took:
+            self.took = time.perf_counter() - self.started
+        self.process.send_signal(signal.SIGINT)
+
+    def result(self) -> dict[str, Any]:
+        """Wait for the run's end (every thread stopped, or :meth:`stop`), then its figures
+        (see the script's ``done``). Blocks: call it in a thread."""
+        assert self.process.stdout is not None
+        lines, stopped = [], 0
+        for raw in self.process.stdout:
+            line = raw.decode("utf-8", "replace")
+            lines.append(line)
+            if line.startswith("WRK-STOPPED"):
+                stopped += 1
+                if stopped == self.threads:
+                    self.stop()
+        self.process.wait(BOUND + 60)
+        done = next((x for x in lines if x.startswith("WRK ")), None)
+        if self.process.returncode != 0 or done is None:
+            text = "".join(lines)[-3000:]
+            raise SystemExit(f"wrk failed ({self.process.returncode}):\n{text}")
+        r: dict[str, Any] = json.loads(done[4:])
+        socket_errors = sum(r[k] for k in ("connect_errors", "read_errors", "write_errors"))
+        made = r["requests"]
+        return {
+            "requests": made,
+            "errors": r["bad"] + socket_errors + r["timeouts"],
+            "p50_ms": round(r["p50_us"] / 1000, 2),
+            "p99_ms": round(r["p99_us"] / 1000, 2),
+            "max_ms": round(r["max_us"] / 1000, 2),
+            "rps": round(made / (self.took or r["duration_us"] / 1e6), 1),
+        }
+
+
+def wrk_name(args: argparse.Namespace) -> str:
+    return f"wrk -t{max(1, min(args.wrk_threads, args.concurrency))} -c{args.concurrency}"
+
+
+# The GETs with httpx ----------------------------------------------------------------------------
+
+
 async def get_load(
     client: httpx.AsyncClient,
     total: int | None,
     concurrency: int,
-    until: asyncio.Event | None = None,
-    counts: Any = None,
-) -> tuple[list[float], int, int, float]:
-    """``total`` GETs (or as many as start before ``until`` is set) at ``concurrency``:
-    (latencies of the counted ones, errors, requests made, seconds)."""
+    until: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
+    """``total`` GETs (or as many as start before ``until()`` is true) at ``concurrency``:
+    the same figures as :meth:`Wrk.result`."""
     latencies: list[float] = []
     errors = 0
     made = 0
@@ -189,21 +280,19 @@ async def get_load(
     async def one(i: int) -> None:
         nonlocal errors
         level = LEVELS[i % len(LEVELS)]
-        counted = counts() if counts is not None else True
         t = time.perf_counter()
         try:
             r = await client.get("api/v1/puzzle", params={"level": level})
             ok = r.status_code == 200 and "id" in r.json()
         except httpx.HTTPError:
             ok = False
-        if counted:
-            latencies.append(time.perf_counter() - t)
-            errors += not ok
+        latencies.append(time.perf_counter() - t)
+        errors += not ok
 
-    async def lane(k: int) -> None:
+    async def lane() -> None:
         nonlocal made
         while True:
-            if until is not None and until.is_set():
+            if until is not None and until():
                 return
             if total is not None and made >= total:
                 return
@@ -211,44 +300,24 @@ async def get_load(
             made += 1
             await one(i)
 
-    await asyncio.gather(*(lane(k) for k in range(concurrency)))
-    return latencies, errors, made, time.perf_counter() - start
+    await asyncio.gather(*(lane() for _ in range(concurrency)))
+    took = time.perf_counter() - start
+    return {"requests": made, "errors": errors, **summary(latencies), "rps": round(made / took, 1)}
 
 
-async def bench(args: argparse.Namespace) -> None:
-    bank = build_bank(args.puzzles)
-    hard = hard_puzzles(bank, args.rates)
-    server = Server(bank, args.workers, args.jobs)
-    try:
-        await server.ready()
-        limits = httpx.Limits(max_connections=args.concurrency, max_keepalive_connections=64)
-        async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as client:
-            await get_load(client, 500, args.concurrency)  # warm up: connections, caches
-            before = cpu_now(server)
-            lat, errors, made, took = await get_load(client, args.requests, args.concurrency)
-            cpu = cpu_fields(before, cpu_now(server), made)
-            emit(
-                {
-                    "bench": "get_puzzle",
-                    "requests": made,
-                    "concurrency": args.concurrency,
-                    "workers": args.workers,
-                    "errors": errors,
-                    **summary(lat),
-                    "rps": round(made / took, 1),
-                    "target_p99_ms": 50,
-                    **cpu,
-                    **machine(),
-                }
-            )
+# The rates, from another process ----------------------------------------------------------------
 
-            in_flight = 0
-            done = asyncio.Event()
-            rate_times: list[float] = []
-            outcomes: dict[str, int] = {}
+
+def rate_client(url: str, puzzles: list[str], conn: Connection) -> None:
+    """Send every ``POST rate`` at once (httpx), say "sent", then send the outcome."""
+
+    async def go() -> dict[str, Any]:
+        times: list[float] = []
+        outcomes: dict[str, int] = {}
+        limits = httpx.Limits(max_connections=len(puzzles))
+        async with httpx.AsyncClient(base_url=url, timeout=BOUND, limits=limits) as client:
 
             async def rate(puzzle: str) -> None:
-                nonlocal in_flight
                 t = time.perf_counter()
                 try:
                     r = await client.post("api/v1/rate", json={"puzzle": puzzle})
@@ -256,35 +325,98 @@ async def bench(args: argparse.Namespace) -> None:
                 except httpx.HTTPError as e:
                     key = type(e).__name__
                 outcomes[key] = outcomes.get(key, 0) + 1
-                rate_times.append(time.perf_counter() - t)
-                in_flight -= 1
-                if in_flight == 0:
-                    done.set()
+                times.append(time.perf_counter() - t)
 
-            in_flight = len(hard)
-            rates = [asyncio.create_task(rate(p)) for p in hard]
-            await asyncio.sleep(0.05)  # the rates are sent first
-            lat, errors, made, took = await get_load(
-                client, None, args.concurrency, until=done, counts=lambda: in_flight > 0
-            )
-            await asyncio.gather(*rates)
+            tasks = [asyncio.create_task(rate(p)) for p in puzzles]
+            await asyncio.sleep(0.05)  # the requests are on their way
+            conn.send("sent")
+            await asyncio.gather(*tasks)
+        return {
+            "rates": len(puzzles),
+            "rate_status": outcomes,
+            "rate_s": {
+                "min": round(min(times), 2),
+                "median": round(statistics.median(times), 2),
+                "max": round(max(times), 2),
+            },
+        }
+
+    conn.send(asyncio.run(go()))
+
+
+class Rates:
+    """:func:`rate_client` in a child process."""
+
+    def __init__(self, url: str, puzzles: list[str]) -> None:
+        self.conn, child = multiprocessing.Pipe()
+        self.process = multiprocessing.Process(target=rate_client, args=(url, puzzles, child))
+        self.process.start()
+        child.close()
+
+    def sent(self) -> None:
+        if not self.conn.poll(60) or self.conn.recv() != "sent":
+            raise SystemExit("the rate requests were not sent")
+
+    def done(self) -> bool:
+        return self.conn.poll()
+
+    def result(self) -> dict[str, Any]:
+        if not self.conn.poll(BOUND):
+            raise SystemExit("the rate requests did not finish")
+        out: dict[str, Any] = self.conn.recv()
+        self.process.join()
+        return out
+
+
+# The runs ---------------------------------------------------------------------------------------
+
+
+async def bench(args: argparse.Namespace) -> None:
+    bank = build_bank(args.puzzles)
+    hard = hard_puzzles(bank, args.rates)
+    use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
+    if args.client == "wrk" and not shutil.which("wrk"):
+        raise SystemExit("wrk is not on the PATH (Debian: apt-get install wrk)")
+    client = wrk_name(args) if use_wrk else f"httpx -c{args.concurrency}"
+    common = {"concurrency": args.concurrency, "workers": args.workers, "client": client}
+    server = Server(bank, args.workers, args.jobs)
+    try:
+        await server.ready()
+        limits = httpx.Limits(max_connections=args.concurrency, max_keepalive_connections=64)
+        async with httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60) as http:
+
+            async def gets(total: int | None, until: Callable[[], bool] | None) -> Any:
+                if not use_wrk:
+                    return await get_load(http, total, args.concurrency, until)
+                wrk = Wrk(server.url, total or 0, args.concurrency, args.wrk_threads)
+                result = asyncio.create_task(asyncio.to_thread(wrk.result))
+                if until is not None:
+                    while not until() and not result.done():
+                        await asyncio.sleep(0.02)
+                    wrk.stop()
+                return await result
+
+            await gets(500, None)  # warm up: connections, caches
+            before = cpu_now(server)
+            got = await gets(args.requests, None)
+            cpu = cpu_fields(before, cpu_now(server), got["requests"])
+            emit({"bench": "get_puzzle", **common, **got, "target_p99_ms": 50, **cpu, **machine()})
+
+            rates = Rates(server.url, hard)
+            rates.sent()
+            before = cpu_now(server)
+            got = await gets(None, rates.done)
+            cpu = cpu_fields(before, cpu_now(server), got["requests"])
+            cpu.pop("client_cpu_ms_per_request")  # the rates' client is counted with it
+            cpu.pop("server_cpu_ms_per_request")  # and the server's rating work
             emit(
                 {
                     "bench": "get_puzzle_during_rate",
-                    "requests": len(lat),
-                    "concurrency": args.concurrency,
-                    "workers": args.workers,
-                    "errors": errors,
-                    **summary(lat),
-                    "rps": round(made / took, 1),
+                    **common,
+                    **got,
                     "target_p99_ms": 100,
-                    "rates": len(hard),
-                    "rate_status": outcomes,
-                    "rate_s": {
-                        "min": round(min(rate_times), 2),
-                        "median": round(statistics.median(rate_times), 2),
-                        "max": round(max(rate_times), 2),
-                    },
+                    **rates.result(),
+                    **cpu,
                 }
             )
     finally:
@@ -304,6 +436,13 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--jobs", type=int, default=None, help="pool size per server process")
     p.add_argument("--rates", type=int, default=20)
+    p.add_argument(
+        "--client",
+        choices=("auto", "wrk", "httpx"),
+        default="auto",
+        help="who sends the GETs (auto: wrk when it is on the PATH, else httpx)",
+    )
+    p.add_argument("--wrk-threads", type=int, default=1, help="wrk's threads (default 1)")
     args = p.parse_args()
     if args.quick:
         args.puzzles, args.requests = 10_000, 1000
