@@ -373,7 +373,7 @@ class Rates:
 
 async def bench(args: argparse.Namespace) -> None:
     bank = build_bank(args.puzzles)
-    hard = hard_puzzles(bank, args.rates)
+    hard = hard_puzzles(bank, args.rates) if args.rates else []
     use_wrk = args.client == "wrk" or (args.client == "auto" and shutil.which("wrk"))
     if args.client == "wrk" and not shutil.which("wrk"):
         raise SystemExit("wrk is not on the PATH (Debian: apt-get install wrk)")
@@ -402,6 +402,8 @@ async def bench(args: argparse.Namespace) -> None:
             cpu = cpu_fields(before, cpu_now(server), got["requests"])
             emit({"bench": "get_puzzle", **common, **got, "target_p99_ms": 50, **cpu, **machine()})
 
+            if not hard:  # --rates 0: the GETs alone
+                return
             rates = Rates(server.url, hard)
             rates.sent()
             before = cpu_now(server)
@@ -435,7 +437,7 @@ def main() -> None:
     p.add_argument("--concurrency", type=int, default=50)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--jobs", type=int, default=None, help="pool size per server process")
-    p.add_argument("--rates", type=int, default=20)
+    p.add_argument("--rates", type=int, default=20, help="POST rate in flight (0: none)")
     p.add_argument(
         "--client",
         choices=("auto", "wrk", "httpx"),

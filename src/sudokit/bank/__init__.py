@@ -684,12 +684,15 @@ def _stored(row: Any, path: tuple[str, ...]) -> Stored:
         grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
     rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
     added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
+    # The grids were checked for conflicting clues when they were stored (their canonical
+    # id is made from them): read back, only their form is checked. The conflict check cost
+    # three quarters of a random pick of the service.
     return Stored(
         id=row.id,
         shape=shape,
-        puzzle=parse_grid(row.puzzle, shape=shape),
-        solution=parse_grid(row.solution, shape=shape),
-        shown=parse_grid(row.shown, shape=shape),
+        puzzle=parse_grid(row.puzzle, shape=shape, allow_conflicts=True),
+        solution=parse_grid(row.solution, shape=shape, allow_conflicts=True),
+        shown=parse_grid(row.shown, shape=shape, allow_conflicts=True),
         symmetry=row.symmetry,
         minimal=row.minimal,
         rating=rating,

@@ -48,6 +48,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
+from .._grid import Grid
 from ..bank import Bank, Filters, Stored
 from ..canon import Transform
 from ..difficulty import step_names
@@ -149,6 +150,9 @@ class _State:
     picks: _Picks
     catalog: tuple[float, dict[str, Any]] | None = None
     daily: dict[tuple[str, str], str] = field(default_factory=dict)
+    # The isomorphs' randomness: seeded from os.urandom in each server process as it starts
+    # (a generator made per request cost as much as the rest of the isomorph).
+    rng: random.Random = field(default_factory=random.Random)
 
 
 # Request and answer models ---------------------------------------------------------------------
@@ -336,10 +340,10 @@ def _mirrored(blocks: int, size: int, rng: random.Random) -> tuple[int, ...]:
     return tuple(order)
 
 
-def isomorph(stored: Stored, rng: random.Random) -> Transform:
+def isomorph(stored: Stored, rng: random.Random) -> tuple[Transform, Grid]:
     """A random transform that shows ``stored`` (from its shown form, the generator's clue
-    pattern) relabelled and moved, keeping the pattern's symmetry; its inverse maps the
-    served puzzle back to the shown one."""
+    pattern) relabelled and moved, keeping the pattern's symmetry, and the grid it shows; its
+    inverse maps the served puzzle back to the shown one."""
     shape = stored.shape
     digits = list(range(1, shape.n + 1))
     rng.shuffle(digits)
@@ -348,16 +352,22 @@ def isomorph(stored: Stored, rng: random.Random) -> Transform:
     cols = rows if square else _mirrored(shape.box_rows, shape.box_cols, rng)
     flip = square and _keeps(stored.symmetry) and rng.random() < 0.5
     t = Transform(shape, flip, rows, cols, (0, *digits))
-    if symmetry_of(t.apply(stored.shown)) != stored.symmetry:  # pragma: no cover - a guard
-        t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
-    return t
-
-
-def _served(stored: Stored, t: Transform, key: bytes, date: str | None = None) -> Served:
     grid = t.apply(stored.shown)
+    if symmetry_of(grid) != stored.symmetry:  # pragma: no cover - a guard
+        t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
+        grid = t.apply(stored.shown)
+    return t, grid
+
+
+def _served(
+    stored: Stored, t: Transform, grid: Grid, key: bytes, date: str | None = None
+) -> Response:
+    """The answer for ``grid``, ``stored`` as ``t`` shows it: a :class:`Served` encoded here
+    (pydantic's own JSON), so FastAPI does not validate and encode it again on the way out;
+    the route still declares it as its ``response_model`` for the schema."""
     shape = stored.shape
     r = stored.rating
-    return Served(
+    served = Served(
         id=ids.encode(stored.id, t, key),
         shape=str(shape),
         n=shape.n,
@@ -374,6 +384,7 @@ def _served(stored: Stored, t: Transform, key: bytes, date: str | None = None) -
         hardest=r.hardest,
         date=date,
     )
+    return Response(served.model_dump_json(), media_type="application/json")
 
 
 # The application -------------------------------------------------------------------------------
@@ -511,7 +522,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             Query(description="Side ('9') or boxes ('3x3'), up to 16x16.", max_length=16),
         ] = "3x3",
         symmetry: Annotated[Literal[tuple(SYMMETRIES)] | None, Query()] = None,  # type: ignore[valid-type]
-    ) -> Served:
+    ) -> Response:
         """A random puzzle that fits, as a random isomorph. When the bank has none, one is
         made, stored and served, within the time limit (else a 503)."""
         s = state()
@@ -539,8 +550,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             stored = await asyncio.to_thread(s.bank.get, cid)
             if stored is None:  # pragma: no cover - the worker stored it
                 raise RequestError("the puzzle made was not stored", 503)
-        rng = random.Random(int.from_bytes(os.urandom(16), "little"))
-        return _served(stored, isomorph(stored, rng), s.secret)
+        return _served(stored, *isomorph(stored, s.rng), s.secret)
 
     async def by_id(puzzle_id: str) -> tuple[Stored, Transform]:
         s = state()
@@ -555,10 +565,10 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
     @app.get(
         "/api/v1/puzzle/{puzzle_id}", response_model=Served, responses=_ERRORS, tags=["puzzles"]
     )
-    async def get_puzzle_by_id(puzzle_id: IdPath) -> Served:
+    async def get_puzzle_by_id(puzzle_id: IdPath) -> Response:
         """The puzzle of an id, as it was served."""
         stored, t = await by_id(puzzle_id)
-        return _served(stored, t, state().secret)
+        return _served(stored, t, t.apply(stored.shown), state().secret)
 
     @app.get(
         "/api/v1/puzzle/{puzzle_id}/solution",
@@ -581,7 +591,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             dt.date | None,
             Query(description="The day (YYYY-MM-DD, UTC); default today."),
         ] = None,
-    ) -> Served:
+    ) -> Response:
         """The daily 9x9 puzzle of a level: the same for everybody on a date."""
         s = state()
         day = (date or dt.datetime.now(dt.UTC).date()).isoformat()
@@ -597,7 +607,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         if stored is None:  # pragma: no cover - stored by the worker
             s.daily.pop((day, level), None)
             raise RequestError("the daily puzzle is no longer in the bank; ask again", 503)
-        return _served(stored, isomorph(stored, random.Random(seed)), s.secret, date=day)
+        return _served(stored, *isomorph(stored, random.Random(seed)), s.secret, date=day)
 
     @app.get("/api/v1/catalog", tags=["puzzles"])
     async def catalog() -> dict[str, Any]:
