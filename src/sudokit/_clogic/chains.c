@@ -233,6 +233,16 @@ typedef struct {
     int absurd_on, absurd_off;                 /* node ids, -1 if none */
 } ch_Closure;
 
+/* Reachability between "on" candidates in static chains (on -> off -> on), by strongly
+ * connected components: reach + comp[cand] * nw is the bit set of candidates whose "on" an
+ * "on" of cand leads to. Built per loop (ch_reach_build); ok is 0 when not built. */
+typedef struct {
+    int ok, nw, cap;
+    uint64_t *reach;
+    int *comp, *start, *idx, *low, *stk, *call, *it, *adj;
+    char *onstk;
+} ch_Reach;
+
 typedef struct ch_Engine ch_Engine;
 
 struct ch_Engine {
@@ -244,6 +254,9 @@ struct ch_Engine {
     ch_mask_t *pos;         /* nunit * n: places of digit d in unit u (bit i: unit cell i) */
     ch_mask_t *src_buf, *srcpos;  /* do_chaining's copies of cand and pos at its start */
     int *empties;           /* nunit: empty cells of each unit */
+    ch_mask_t *livecell;    /* ncell: digits whose "off" has a consequence (ch_set_live) */
+    ch_mask_t *livepos;     /* nunit * n: the same by unit and digit, as places */
+    ch_Reach reach;         /* static chains: which forcing chains exist (ch_reach_build) */
     int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
     ch_IVec qon, qoff, adv; /* do_chaining's queues */
     ch_IVec pon, poff, ucycles, uchains;  /* the static chains' queues and findings */
@@ -270,6 +283,10 @@ struct ch_Engine {
     ch_Engine *inner[2]; int ninner;
     int failed;
     int best_only;          /* the caller computes complexities itself (ch_find) */
+    /* best_only static chains: the cheapest hint so far (bounded set), by which searches that
+     * can only find dearer hints are cut short (see ch_cap) */
+    int bounded, bound_cx;
+    double bound_d;
 };
 
 /* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
@@ -317,13 +334,17 @@ typedef struct { int key, cause; } ch_Proto;
 /* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
 _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for SUDOKIT_MAX_SIDE");
 
-/* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" node p, in its order
- * (other digits of the cell, then the digit's other places in box, row, column). */
-static int ch_on_to_off(const ch_Engine *e, int p, int y_links, ch_Proto *out) {
+/* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" candidate ``cand``, in its order
+ * (other digits of the cell, then the digit's other places in box, row, column). With ``live``
+ * (static chains, see ch_set_live), only the "off" potentials that lead somewhere, and the one
+ * of candidate ``keep`` (a search's target; -1: none): the others are dead ends. */
+static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out) {
     const ch_Geo *g = e->g;
-    int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
+    int n = g->n, c = cand / n, d = cand % n, k = 0;
+    int kc = keep >= 0 ? keep / n : -1, kd = keep >= 0 ? keep % n : -1;
     if (y_links) {
         ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
+        if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
         while (m) {
             int v = ch_lowbit(m); m &= m - 1;
             out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
@@ -336,6 +357,11 @@ static int ch_on_to_off(const ch_Engine *e, int p, int y_links, ch_Proto *out) {
         int u = su[t];
         const int *uc = g->unit_cells + u * n;
         ch_mask_t m = e->pos[u * n + d] & ~skip[t];
+        if (live) {
+            ch_mask_t lm = e->livepos[u * n + d];
+            if (kd == d && g->se_units[3 * kc + t] == u) lm |= (ch_mask_t)1 << g->unit_index[3 * kc + t];
+            m &= lm;
+        }
         while (m) {
             int i = ch_lowbit(m); m &= m - 1;
             out[k].key = (uc[i] * n + d) * 2; out[k++].cause = u;
@@ -344,12 +370,12 @@ static int ch_on_to_off(const ch_Engine *e, int p, int y_links, ch_Proto *out) {
     return k;
 }
 
-/* Sudoku Explainer's getOffToOn: the "on" potentials deduced from "off" node p (the cell's
+/* Sudoku Explainer's getOffToOn: the "on" potentials deduced from "off" candidate ``cand`` (the cell's
  * other candidate when two are left, then the digit's other place in box, row, column when two
  * are left; a potential given by two units is listed once). */
-static int ch_off_to_on(const ch_Engine *e, int p, int y_links, int x_links, ch_Proto *out) {
+static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
     const ch_Geo *g = e->g;
-    int n = g->n, cand = e->nodes[p].key >> 1, c = cand / n, d = cand % n, k = 0;
+    int n = g->n, c = cand / n, d = cand % n, k = 0;
     if (y_links) {
         ch_mask_t m = e->cand[c];
         if (ch_two_bits(m)) {
@@ -569,35 +595,189 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
     h->difficulty = h->base + ch_length_bonus(h->complexity);
 }
 
+/* ------------------------------------------------------------------ forcing chain existence */
+
+/* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits). */
+#define CH_REACH_MAX 4096
+
+static void ch_reach_free(ch_Reach *r) {
+    free(r->reach); free(r->comp); free(r->start); free(r->idx); free(r->low); free(r->stk);
+    free(r->call); free(r->it); free(r->adj); free(r->onstk);
+    memset(r, 0, sizeof *r);
+}
+
+/* Which "on" candidates each "on" leads to through the static links of this loop (x links,
+ * y links when asked): Tarjan's components, each one's set the union of its members and of
+ * the sets of the components it links to (found before it). Memory running out only leaves
+ * the filter off (r->ok 0): every search is then run, as without it. */
+static void ch_reach_build(ch_Engine *e, int y_links) {
+    const ch_Geo *g = e->g;
+    ch_Reach *r = &e->reach;
+    int ncand = g->ncand, n = g->n, nw = (ncand + 63) / 64;
+    r->ok = 0;
+    if (ncand > CH_REACH_MAX) return;
+    if (!r->reach) {
+        r->nw = nw;
+        r->reach = malloc(sizeof(uint64_t) * (size_t)ncand * (size_t)nw);
+        r->comp = malloc(sizeof(int) * (size_t)ncand);
+        r->start = malloc(sizeof(int) * ((size_t)ncand + 1));
+        r->idx = malloc(sizeof(int) * (size_t)ncand);
+        r->low = malloc(sizeof(int) * (size_t)ncand);
+        r->stk = malloc(sizeof(int) * (size_t)ncand);
+        r->call = malloc(sizeof(int) * (size_t)ncand);
+        r->it = malloc(sizeof(int) * (size_t)ncand);
+        r->onstk = malloc((size_t)ncand);
+        r->cap = 16 * ncand;
+        r->adj = malloc(sizeof(int) * (size_t)r->cap);
+        if (!r->reach || !r->comp || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
+            !r->it || !r->onstk || !r->adj) {
+            ch_reach_free(r);
+            return;
+        }
+    }
+    /* the "on" -> "on" links, as lists per candidate */
+    ch_Proto offs[CH_MAX_PROTO], ons[8];
+    int len = 0;
+    for (int cand = 0; cand < ncand; cand++) {
+        r->start[cand] = len;
+        if (!(e->cand[cand / n] >> (cand % n) & 1)) continue;
+        int k = ch_on_to_off(e, cand, y_links, 1, -1, offs);
+        for (int j = 0; j < k; j++) {
+            int k2 = ch_off_to_on(e, offs[j].key >> 1, y_links, 1, ons);
+            if (len + k2 > r->cap) {
+                int cap = 2 * r->cap;
+                int *a = realloc(r->adj, sizeof(int) * (size_t)cap);
+                if (!a) return;
+                r->adj = a; r->cap = cap;
+            }
+            for (int i = 0; i < k2; i++) r->adj[len++] = ons[i].key >> 1;
+        }
+    }
+    r->start[ncand] = len;
+    /* Tarjan, without recursion */
+    for (int v = 0; v < ncand; v++) { r->idx[v] = -1; r->comp[v] = -1; r->onstk[v] = 0; }
+    int counter = 0, sp = 0, ncomp = 0;
+    for (int root = 0; root < ncand; root++) {
+        if (r->idx[root] >= 0 || !(e->cand[root / n] >> (root % n) & 1)) continue;
+        int csp = 0;
+        r->idx[root] = r->low[root] = counter++;
+        r->stk[sp++] = root; r->onstk[root] = 1; r->it[root] = r->start[root];
+        r->call[csp++] = root;
+        while (csp) {
+            int v = r->call[csp - 1];
+            if (r->it[v] < r->start[v + 1]) {
+                int w = r->adj[r->it[v]++];
+                if (r->idx[w] < 0) {
+                    r->idx[w] = r->low[w] = counter++;
+                    r->stk[sp++] = w; r->onstk[w] = 1; r->it[w] = r->start[w];
+                    r->call[csp++] = w;
+                } else if (r->onstk[w] && r->idx[w] < r->low[v]) {
+                    r->low[v] = r->idx[w];
+                }
+                continue;
+            }
+            csp--;
+            if (csp && r->low[v] < r->low[r->call[csp - 1]]) r->low[r->call[csp - 1]] = r->low[v];
+            if (r->low[v] != r->idx[v]) continue;
+            /* v roots a component: the members are the stack from v up */
+            int first = sp;
+            while (r->stk[first - 1] != v) first--;
+            first--;
+            int id = ncomp++;
+            uint64_t *set = r->reach + (size_t)id * (size_t)nw;
+            memset(set, 0, sizeof(uint64_t) * (size_t)nw);
+            for (int i = first; i < sp; i++) {
+                int w = r->stk[i];
+                r->onstk[w] = 0; r->comp[w] = id;
+                set[w >> 6] |= (uint64_t)1 << (w & 63);
+            }
+            for (int i = first; i < sp; i++) {
+                int w = r->stk[i];
+                for (int k = r->start[w]; k < r->start[w + 1]; k++) {
+                    int x = r->comp[r->adj[k]];
+                    if (x == id) continue;
+                    const uint64_t *other = r->reach + (size_t)x * (size_t)nw;
+                    for (int b = 0; b < nw; b++) set[b] |= other[b];
+                }
+            }
+            sp = first;
+        }
+    }
+    r->ok = 1;
+}
+
+static inline int ch_reaches(const ch_Reach *r, int from, int to) {
+    return (int)(r->reach[(size_t)r->comp[from] * (size_t)r->nw + (size_t)(to >> 6)] >> (to & 63) & 1);
+}
+
+/* Whether the forcing chain search from ``cand`` "on" (on = 1: it leads to a candidate that
+ * excludes cand) or "off" (on = 0: it leads back to cand "on") finds its target. */
+static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) {
+    const ch_Reach *r = &e->reach;
+    if (!r->ok) return 1;
+    ch_Proto made[CH_MAX_PROTO];
+    if (on) {
+        int k = ch_on_to_off(e, cand, y_links, 0, -1, made);
+        for (int j = 0; j < k; j++) if (ch_reaches(r, cand, made[j].key >> 1)) return 1;
+        return 0;
+    }
+    int k = ch_off_to_on(e, cand, y_links, 1, made);
+    for (int j = 0; j < k; j++) if (ch_reaches(r, made[j].key >> 1, cand)) return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ static chains */
 
 static int ch_is_parent_key(const ch_Engine *e, int child, int key);
+static int ch_prune_at(double base, double dbest, int cbest);
 
-static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVec *cycles) {
+/* The largest node count a hint of rating ``base`` may have and still come before the cheapest
+ * hint found so far (SE's order: difficulty, then complexity; equal ones may still win on sort
+ * key), or INT32_MAX when there is none yet or every hint is wanted. A static chain's node count
+ * is its length, so the breadth-first searches stop at that depth: what lies beyond could only
+ * give hints that are never taken. */
+static int ch_cap(const ch_Engine *e, double base) {
+    if (!e->best_only || !e->bounded) return INT32_MAX;
+    return ch_prune_at(base, e->bound_d, e->bound_cx) - 1;
+}
+
+/* Cycles through ``src`` of at most ``cap`` nodes (a cycle found at length L has L). */
+static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVec *cycles, int cap) {
     ch_IVec pon = e->pon, poff = e->poff;  /* the engine's buffers: never nested */
     pon.len = poff.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int skey = e->nodes[src].key;
     int pushed = ++e->gen;  /* stamp[key] == pushed: that "off" was queued (may be an ancestor) */
+    /* An "off" met again gives no new "on" (the first one queued gave them all), so it is only
+     * worth another node when it may close the cycle: when it is one of the "off"s that lead
+     * to ``src`` (the strong links of its candidate). */
+    ch_Proto closing[8];
+    int nclosing = ch_off_to_on(e, skey >> 1, y_links, x_links, closing);
     ch_set_clear(e);
     ch_set_add(e, 1, src);
     ch_iv_push(&pon, src);
     int length = 0;
     while (pon.len || poff.len) {
         length++;
+        if (length + 1 > cap) break;  /* the next cycle would have length + 1 nodes or more */
         for (int i = 0; i < pon.len; i++) {
-            int p = pon.a[i], k = ch_on_to_off(e, p, y_links, made);
+            int p = pon.a[i], k = ch_on_to_off(e, e->nodes[p].key >> 1, y_links, 1, -1, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
-                if (e->stamp[key] == pushed && ch_is_parent_key(e, p, key)) continue;
+                if (e->stamp[key] == pushed) {
+                    int closes = 0;
+                    for (int t = 0; t < nclosing; t++) closes |= closing[t].key == (key | 1);
+                    if (!closes || ch_is_parent_key(e, p, key)) continue;
+                }
                 e->stamp[key] = pushed;
                 ch_iv_push(&poff, ch_make_node(e, p, made[j], NULL));
             }
         }
         pon.len = 0;
         length++;
+        if (length > cap) break;
         for (int i = 0; i < poff.len; i++) {
-            int p = poff.a[i], k = ch_off_to_on(e, p, y_links, x_links, made);
+            int p = poff.a[i], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, x_links, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key, cycle = length >= 4 && key == skey;
                 int fresh = e->on_map[key >> 1] < 0;
@@ -621,17 +801,21 @@ static int ch_chain_seen(const ch_Engine *e, const ch_IVec *chains, int key) {
     return 0;
 }
 
-static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *chains) {
+/* Forcing chains from ``src`` of at most ``cap`` nodes (a target at depth L has L + 1). The one
+ * target (the opposite of ``src``) ends the search when found: what follows cannot change it. */
+static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *chains, int cap) {
     ch_IVec pon = e->pon, poff = e->poff;  /* the engine's buffers: never nested */
     pon.len = poff.len = 0;
     ch_Proto made[CH_MAX_PROTO];
-    int skey = e->nodes[src].key;
+    int skey = e->nodes[src].key, depth = 0;
+    int keep = skey & 1 ? skey >> 1 : -1;  /* from "on": the target is an "off" */
     ch_set_clear(e);
     if (skey & 1) { ch_set_add(e, 1, src); ch_iv_push(&pon, src); }
     else { ch_set_add(e, 0, src); ch_iv_push(&poff, src); }
     while (pon.len || poff.len) {
+        if (pon.len && ++depth + 1 > cap) break;
         for (int i = 0; i < pon.len; i++) {
-            int p = pon.a[i], k = ch_on_to_off(e, p, y_links, made);
+            int p = pon.a[i], k = ch_on_to_off(e, e->nodes[p].key >> 1, y_links, 1, keep, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
                 int found = (key ^ 1) == skey && !ch_chain_seen(e, chains, key);
@@ -640,26 +824,28 @@ static void ch_do_forcing_chains(ch_Engine *e, int src, int y_links, ch_IVec *ch
                 int add = e->off_map[key >> 1] < 0;
                 if (!found && !add) continue;
                 int q = ch_make_node(e, p, made[j], NULL);
-                if (found) ch_iv_push(chains, q);
-                if (add) { ch_iv_push(&poff, q); ch_set_add(e, 0, q); }
+                if (found) { ch_iv_push(chains, q); goto out; }
+                ch_iv_push(&poff, q); ch_set_add(e, 0, q);
             }
         }
         pon.len = 0;
+        if (poff.len && ++depth + 1 > cap) break;
         for (int i = 0; i < poff.len; i++) {
-            int p = poff.a[i], k = ch_off_to_on(e, p, y_links, 1, made);
+            int p = poff.a[i], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, 1, made);
             for (int j = 0; j < k; j++) {
                 int key = made[j].key;
                 int found = (key ^ 1) == skey && !ch_chain_seen(e, chains, key);
                 int add = e->on_map[key >> 1] < 0;
                 if (!found && !add) continue;
                 int q = ch_make_node(e, p, made[j], NULL);
-                if (found) ch_iv_push(chains, q);
-                if (add) { ch_iv_push(&pon, q); ch_set_add(e, 1, q); }
+                if (found) { ch_iv_push(chains, q); goto out; }
+                ch_iv_push(&pon, q); ch_set_add(e, 1, q);
             }
         }
         poff.len = 0;
         if (e->failed) break;
     }
+out:
     ch_set_clear(e);
     e->pon = pon; e->poff = poff;
 }
@@ -743,26 +929,76 @@ static void ch_forcing_hint(ch_Engine *e, int target, int y_links, int x_links) 
 }
 
 static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
-    int n = e->g->n, c = cand / n;
+    int n = e->g->n, c = cand / n, both = x_links && y_links;
     if (ch_popcount(e->cand[c]) > 2 && !x_links) return;
+    int cap_cycle = ch_cap(e, both ? 7.0 : 6.5), cap_forcing = ch_cap(e, both ? 7.0 : 6.6);
+    if (cap_cycle < 4 && cap_forcing < 2) return;  /* no hint here can be taken */
     int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
     ch_IVec cycles = e->ucycles, chains = e->uchains;  /* the engine's buffers */
     cycles.len = chains.len = 0;
     int p_on = ch_node_new(e, cand * 2 + 1, CH_CAUSE_NONE);
-    ch_do_cycles(e, p_on, y_links, x_links, &cycles);
+    ch_do_cycles(e, p_on, y_links, x_links, &cycles, cap_cycle);
     if (x_links) {
-        ch_do_forcing_chains(e, p_on, y_links, &chains);
-        int p_off = ch_node_new(e, cand * 2, CH_CAUSE_NONE);
-        ch_do_forcing_chains(e, p_off, y_links, &chains);
+        if (ch_forcing_exists(e, cand, y_links, 1))
+            ch_do_forcing_chains(e, p_on, y_links, &chains, cap_forcing);
+        if (ch_forcing_exists(e, cand, y_links, 0)) {
+            int p_off = ch_node_new(e, cand * 2, CH_CAUSE_NONE);
+            ch_do_forcing_chains(e, p_off, y_links, &chains, cap_forcing);
+        }
     }
     for (int i = 0; i < cycles.len; i++) ch_cycle_hint(e, cycles.a[i], y_links, x_links);
     for (int i = 0; i < chains.len; i++) ch_forcing_hint(e, chains.a[i], y_links, x_links);
     e->ucycles = cycles; e->uchains = chains;
-    if (e->nhints == h0) { e->nnodes = mark; e->par.len = pmark; }  /* nothing kept them */
+    if (e->nhints == h0) { e->nnodes = mark; e->par.len = pmark; return; }  /* nothing kept them */
+    if (!e->best_only || e->failed) return;
+    /* the bound: the cheapest hint so far */
+    for (int i = h0; i < e->nhints; i++) {
+        ch_Hint *h = e->hints + i;
+        ch_hint_complexity(e, h);
+        if (!e->bounded || h->difficulty < e->bound_d ||
+            (h->difficulty == e->bound_d && h->complexity < e->bound_cx)) {
+            e->bounded = 1; e->bound_d = h->difficulty; e->bound_cx = h->complexity;
+        }
+    }
+}
+
+/* Which "off" potentials have a consequence in static chains with these links (a two-digit
+ * cell, or a digit with two places in one of the cell's units): the grid does not change while
+ * they run, and the others are dead ends, never worth a node. */
+static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
+    const ch_Geo *g = e->g;
+    int n = g->n;
+    for (int c = 0; c < g->ncell; c++) {
+        ch_mask_t m = e->cand[c], live = 0;
+        if (y_links && ch_two_bits(m)) live = m;
+        else if (x_links) {
+            const int *su = g->se_units + 3 * c;
+            while (m) {
+                int d = ch_lowbit(m); m &= m - 1;
+                for (int t = 0; t < 3; t++)
+                    if (ch_two_bits(e->pos[su[t] * n + d])) { live |= (ch_mask_t)1 << d; break; }
+            }
+        }
+        e->livecell[c] = live;
+    }
+    for (int u = 0; u < g->nunit; u++) {
+        const int *uc = g->unit_cells + u * n;
+        for (int d = 0; d < n; d++) {
+            ch_mask_t m = e->pos[u * n + d], live = 0;
+            while (m) {
+                int i = ch_lowbit(m); m &= m - 1;
+                if (e->livecell[uc[i]] >> d & 1) live |= (ch_mask_t)1 << i;
+            }
+            e->livepos[u * n + d] = live;
+        }
+    }
 }
 
 static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     const ch_Geo *g = e->g;
+    ch_set_live(e, y_links, x_links);
+    if (x_links) ch_reach_build(e, y_links);
+    else e->reach.ok = 0;
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
         if (e->values[c] || ch_popcount(m) <= 1) continue;
@@ -798,7 +1034,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_mask_t *hidden = e->dynamic ? src : NULL;
     while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
         if (hon < qon.len) {
-            int p = qon.a[hon++], k = ch_on_to_off(e, p, y_links, made);
+            int p = qon.a[hon++], k = ch_on_to_off(e, e->nodes[p].key >> 1, y_links, 0, -1, made);
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->on_map[cand] >= 0) {
@@ -813,7 +1049,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 }
             }
         } else {
-            int p = qoff.a[hoff++], k = ch_off_to_on(e, p, y_links, 1, made);
+            int p = qoff.a[hoff++], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, 1, made);
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->off_map[cand] >= 0) {
@@ -1364,6 +1600,8 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->srcpos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
     e->src_buf = malloc(sizeof(ch_mask_t) * g->ncell);
     e->empties = malloc(sizeof(int) * g->nunit);
+    e->livecell = malloc(sizeof(ch_mask_t) * g->ncell);
+    e->livepos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
     e->cache = malloc(sizeof(int) * g->ncand);
@@ -1374,7 +1612,7 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
     e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
-    if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
+    if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->livecell || !e->livepos || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
         ch_engine_free(e);
         return NULL;
@@ -1386,6 +1624,7 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
 static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
+    e->bounded = 0;
     ch_set_clear(e);
     for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
 }
@@ -1394,6 +1633,8 @@ static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
+    free(e->livecell); free(e->livepos);
+    ch_reach_free(&e->reach);
     free(e->qon.a); free(e->qoff.a); free(e->adv.a);
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
