@@ -16,13 +16,23 @@ Fiendish 2.6–6.0, Diabolical 6.1 and over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 
 from ._grid import Grid
 from .engine import unique_solution
 from .errors import NotUniqueError
-from .logic import HODOKU_TECHNIQUES, SE_ORDER, Candidates, PathEnd, Step, run_path, solve_path
+from .logic import (
+    HODOKU_TECHNIQUES,
+    SE_ORDER,
+    Candidates,
+    PathEnd,
+    Step,
+    StepPath,
+    run_path,
+    solve_path,
+)
 from .logic.hodoku import HodokuGrade, hodoku_grade
 
 __all__ = [
@@ -103,7 +113,7 @@ class Rating:
     ed: float
     solved: bool
     hardest: str | None  # the technique of the first step with the highest rating
-    steps: tuple[Step, ...] = ()
+    steps: Sequence[Step] = ()  # made when first read (a StepPath) when rate() returns it
     capped: bool = False  # rate() stopped at its max_rating: SE's ER is at least ``er``
     hodoku: HodokuGrade | None = None  # HoDoKu-style level and score, when asked for
 
@@ -183,30 +193,34 @@ def rate(
     return _rating_of(end, steps, max_rating)
 
 
-def _rating_of(end: PathEnd, steps: list[Step], max_rating: float | None) -> Rating:
+def _rating_of(end: PathEnd, steps: StepPath, max_rating: float | None) -> Rating:
     """The rating of an SE path that ended with ``end`` (its steps; run with the techniques
     up to ``max_rating`` and stopping above it, when that is given). The last step of a
     capped path, not applied, is taken off ``steps``."""
     if end is PathEnd.OUT_OF_TIME:
         raise TimeoutError("the rating ran out of time")
+    summary = steps.summary()  # the steps' Step objects are made only if someone reads them
     over = None
     if end is PathEnd.CAPPED:
-        over = steps.pop().rating
+        over = summary.pop()[1]
+        steps = steps.without_last()
     elif end is PathEnd.STUCK and max_rating is not None:
         over = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=UNSOLVED_RATING)
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
-    for i, step in enumerate(steps):
-        er = max(er, step.rating)
+    hardest = None  # the technique of the first step with the highest rating
+    for i, (technique, rating, places) in enumerate(summary):
+        if hardest is None or rating > er:
+            hardest = technique
+        er = max(er, rating)
         if not i:
             ed = er
-        if not ep and step.placements:
+        if not ep and places:
             ep = er
-    hardest = _hardest(steps)
     if over is not None:
-        return Rating(over, ep, ed, False, hardest, tuple(steps), capped=True)
+        return Rating(over, ep, ed, False, hardest, steps, capped=True)
     if end is PathEnd.STUCK:
-        return Rating(UNSOLVED_RATING, ep, ed, False, hardest, tuple(steps))
-    return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, hardest, tuple(steps))
+        return Rating(UNSOLVED_RATING, ep, ed, False, hardest, steps)
+    return Rating(round(er, 1), round(ep, 1), round(ed, 1), True, hardest, steps)
 
 
 @dataclass
@@ -234,7 +248,8 @@ class Screened:
         if not self.passed:
             return self.rating
         end, rest = run_path(self._state.copy(), techniques=SE_ORDER, deadline=deadline)
-        return _rating_of(end, [*self.rating.steps, *rest], None)
+        steps = StepPath(self._state.shape, steps=(*self.rating.steps, *rest))
+        return _rating_of(end, steps, None)
 
 
 #: How far below a floor the screen's cap sits: step ratings are rounded to a tenth, so a
@@ -261,11 +276,6 @@ def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Scre
     state = Candidates.from_grid(puzzle)
     end, steps = run_path(state, techniques=techniques, stop_above=cap, deadline=deadline)
     return Screened(_rating_of(end, steps, cap), state, cap)
-
-
-def _hardest(steps: list[Step]) -> str | None:
-    step = max(steps, key=lambda s: s.rating, default=None)
-    return step.technique if step is not None else None
 
 
 def rate_many(grids: list[Grid], with_hodoku: bool = False) -> list[Rating | NotUniqueError]:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from ._native import StepPath
 from ._solver import (
     Hint,
     PathEnd,
@@ -40,6 +41,7 @@ __all__ = [
     "PathEnd",
     "SolveResult",
     "Step",
+    "StepPath",
     "Technique",
     "apply",
     "hint",

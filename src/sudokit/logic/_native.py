@@ -10,6 +10,7 @@ decoder its module registered (:func:`register_info`). The solver loop itself ru
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import overload
 
 from .. import _logic
 from .._grid import Grid
@@ -17,7 +18,16 @@ from .._shape import Shape
 from ._state import Candidates
 from ._step import Link, Step
 
-__all__ = ["IN_C", "TECH_ID", "finder", "from_data", "path", "position", "register_info"]
+__all__ = [
+    "IN_C",
+    "TECH_ID",
+    "StepPath",
+    "finder",
+    "from_data",
+    "path",
+    "position",
+    "register_info",
+]
 
 #: Technique slug -> its id in the C engine's table.
 TECH_ID: dict[str, int] = {slug: i for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)}
@@ -60,6 +70,63 @@ def from_data(shape: Shape, data: _logic.StepData) -> Step:
         data.complexity,
         decode(data.info) if decode is not None else (),
     )
+
+
+class StepPath(Sequence[Step]):
+    """The steps of a path, as a sequence of :class:`Step`: made from the engine's data when
+    first read (a rating needs only each step's technique, rating and whether it places a
+    value, which :meth:`summary` gives without making them)."""
+
+    __slots__ = ("_data", "_shape", "_steps")
+
+    def __init__(
+        self, shape: Shape, data: Sequence[_logic.StepData] = (), steps: Sequence[Step] = ()
+    ):
+        self._shape = shape
+        self._data: tuple[_logic.StepData, ...] | None = tuple(data) if data else None
+        self._steps: tuple[Step, ...] | None = None if data else tuple(steps)
+
+    def _all(self) -> tuple[Step, ...]:
+        if self._steps is None:
+            self._steps = tuple(from_data(self._shape, d) for d in self._data or ())
+            self._data = None
+        return self._steps
+
+    def summary(self) -> list[tuple[str, float, bool]]:
+        """(technique, rating, places a value) of each step."""
+        if self._data is not None:
+            return [(d.kind, d.rating, bool(d.placements)) for d in self._data]
+        return [(s.technique, s.rating, bool(s.placements)) for s in self._all()]
+
+    def without_last(self) -> StepPath:
+        """The path without its last step."""
+        if self._data is not None:
+            return StepPath(self._shape, data=self._data[:-1])
+        return StepPath(self._shape, steps=self._all()[:-1])
+
+    def __len__(self) -> int:
+        return len(self._data) if self._data is not None else len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Step, ...]: ...
+    def __getitem__(self, index: int | slice) -> Step | tuple[Step, ...]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StepPath | tuple | list):
+            return self._all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 def finder(slug: str, doc: str | None = None) -> Callable[[Candidates], Iterator[Step]]:

@@ -15,7 +15,7 @@ from enum import Enum
 
 from .. import _logic
 from .._grid import Grid
-from ._native import CAPPED, IN_C, SOLVED, STUCK, TECH_ID, from_data, path, position
+from ._native import CAPPED, IN_C, SOLVED, STUCK, TECH_ID, StepPath, from_data, path, position
 from ._state import Candidates
 from ._step import Step, apply, cell_list
 from ._table import SE_ORDER, Technique, select
@@ -99,9 +99,10 @@ def run_path(
     max_rating: float | None = None,
     stop_above: float | None = None,
     deadline: float | None = None,
-) -> tuple[PathEnd, list[Step]]:
+) -> tuple[PathEnd, StepPath]:
     """Run the solver loop on a puzzle or a position and return how it ended and the steps
-    taken. A :class:`Candidates` position is changed in place: it ends where the path ends.
+    taken (a sequence of :class:`Step`, each made when first read). A :class:`Candidates`
+    position is changed in place: it ends where the path ends.
 
     ``max_rating`` skips techniques and steps rated above it (as :func:`next_step`);
     ``stop_above`` ends the path at the first step rated above it, which is returned as the
@@ -111,26 +112,28 @@ def run_path(
     chosen = _techniques(techniques)
     ids = in_c(chosen)
     if ids is not None:
-        end, found = path(
+        code, found = path(
             puzzle, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
         )
-        shape = puzzle.shape
-        steps = [from_data(shape, data) for data in found]
-        return _ENDS.get(end, PathEnd.OUT_OF_TIME), steps
+        return _ENDS.get(code, PathEnd.OUT_OF_TIME), StepPath(puzzle.shape, data=found)
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
-    steps = []
+    steps: list[Step] = []
+    end = PathEnd.SOLVED
     while not state.is_solved():
         if deadline is not None and time.monotonic() > deadline:
-            return PathEnd.OUT_OF_TIME, steps
+            end = PathEnd.OUT_OF_TIME
+            break
         step = next_step(state, techniques=chosen, max_rating=max_rating)
         if step is None:
-            return PathEnd.STUCK, steps
+            end = PathEnd.STUCK
+            break
         steps.append(step)
         if stop_above is not None and step.rating > stop_above:
-            return PathEnd.CAPPED, steps
+            end = PathEnd.CAPPED
+            break
         if not apply(state, step):
             raise RuntimeError(f"internal error: a {step.technique} step changed nothing: {step}")
-    return PathEnd.SOLVED, steps
+    return end, StepPath(state.shape, steps=steps)
 
 
 def solve_steps(
