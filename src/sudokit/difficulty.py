@@ -108,10 +108,11 @@ class Difficulty:
         distance = max(self.lo - er, er - self.hi, 0.0)
         if rating.capped or not rating.solved or distance > 0:
             return False, rating, max(distance, 0.1)
-        used = {s.technique for s in rating.steps}
-        for _, names in self.require:
-            if not used & names:
-                return False, rating, 0.05
+        if self.require:  # (reading the steps makes their Step objects: only when needed)
+            used = {s.technique for s in rating.steps}
+            for _, names in self.require:
+                if not used & names:
+                    return False, rating, 0.05
         if (
             self.allow is not None
             and not self._engine_proves_allow()
