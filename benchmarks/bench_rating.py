@@ -5,12 +5,17 @@
 
 For ``se_rated_dev.csv``: ER exact on all and on ER < 6.5, EP and ED exact, time per puzzle by
 ER band (median, 90th percentile) and the total. Mismatches are listed on stderr.
+
+Each time is given twice: wall-clock (``*_ms``, ``total_seconds``) and this process's CPU time
+(``*_cpu_ms``, ``cpu_seconds``). On a shared, loaded machine the CPU time is the steadier
+figure to compare two builds by; run both in the same minutes either way.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import sys
 import time
@@ -35,15 +40,15 @@ def dev(limit: int | None) -> None:
         return
     with path.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))[:limit]
-    times: list[tuple[float, float]] = []
+    times: list[tuple[float, float, float]] = []
     er_ok = ep_ok = ed_ok = low = low_ok = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for row in rows:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         r = rate(Grid(row["puzzle"]))
-        dt = time.perf_counter() - t
+        dt, dc = time.perf_counter() - t, time.process_time() - c
         er, ep, ed = float(row["er"]), float(row["ep"]), float(row["ed"])
-        times.append((er, dt))
+        times.append((er, dt, dc))
         er_ok += r.er == er
         ep_ok += r.ep == ep
         ed_ok += r.ed == ed
@@ -54,7 +59,7 @@ def dev(limit: int | None) -> None:
             print(
                 f"{row['puzzle']} SE {er}/{ep}/{ed} ours {r} hardest {r.hardest}", file=sys.stderr
             )
-    total = time.perf_counter() - t0
+    total, cpu = time.perf_counter() - t0, time.process_time() - c0
     n = len(rows)
     emit(
         {
@@ -66,10 +71,12 @@ def dev(limit: int | None) -> None:
             "ep_exact": round(ep_ok / n, 4),
             "ed_exact": round(ed_ok / n, 4),
             "total_seconds": round(total, 2),
+            "cpu_seconds": round(cpu, 2),
         }
     )
     for lo, hi in BANDS:
-        band = [dt for er, dt in times if lo <= er <= hi]
+        band = [dt for er, dt, _ in times if lo <= er <= hi]
+        band_cpu = [dc for er, _, dc in times if lo <= er <= hi]
         if band:
             emit(
                 {
@@ -78,6 +85,8 @@ def dev(limit: int | None) -> None:
                     "puzzles": len(band),
                     "median_ms": round(statistics.median(band) * 1e3, 2),
                     "p90_ms": round(pct(band, 0.9) * 1e3, 2),
+                    "median_cpu_ms": round(statistics.median(band_cpu) * 1e3, 2),
+                    "p90_cpu_ms": round(pct(band_cpu, 0.9) * 1e3, 2),
                 }
             )
 
@@ -89,7 +98,7 @@ def hardest(count: int) -> None:
     with path.open(encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r["er"]][:count]
     close = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for row in rows:
         r = rate(Grid(row["puzzle"]))
         close += abs(r.er - float(row["er"])) <= 0.2 + 1e-9
@@ -100,6 +109,7 @@ def hardest(count: int) -> None:
             "puzzles": len(rows),
             "er_within_0.2": round(close / max(len(rows), 1), 4),
             "total_seconds": round(time.perf_counter() - t0, 2),
+            "cpu_seconds": round(time.process_time() - c0, 2),
         }
     )
 
@@ -109,7 +119,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="only the first N rows of se_rated_dev.csv")
     ap.add_argument("--hardest", type=int, default=0, help="rows of hardest_1106.csv to rate")
     args = ap.parse_args()
-    emit({"bench": "rating", "event": "start", **machine()})
+    emit({"bench": "rating", "event": "start", "loadavg": os.getloadavg()[0], **machine()})
     dev(args.limit)
     if args.hardest:
         hardest(args.hardest)
