@@ -608,8 +608,9 @@ static void ch_reach_free(ch_Reach *r) {
 
 /* Which "on" candidates each "on" leads to through the static links of this loop (x links,
  * y links when asked): Tarjan's components, each one's set the union of its members and of
- * the sets of the components it links to (found before it). Memory running out only leaves
- * the filter off (r->ok 0): every search is then run, as without it. */
+ * the sets of the components it links to (found before it). Grids beyond CH_REACH_MAX
+ * candidates go without (r->ok 0: every search is run); memory running out fails the engine,
+ * as everywhere else. */
 static void ch_reach_build(ch_Engine *e, int y_links) {
     const ch_Geo *g = e->g;
     ch_Reach *r = &e->reach;
@@ -632,6 +633,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         if (!r->reach || !r->comp || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
             !r->it || !r->onstk || !r->adj) {
             ch_reach_free(r);
+            e->failed = 1;
             return;
         }
     }
@@ -647,7 +649,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             if (len + k2 > r->cap) {
                 int cap = 2 * r->cap;
                 int *a = realloc(r->adj, sizeof(int) * (size_t)cap);
-                if (!a) return;
+                if (!a) { e->failed = 1; return; }
                 r->adj = a; r->cap = cap;
             }
             for (int i = 0; i < k2; i++) r->adj[len++] = ons[i].key >> 1;
