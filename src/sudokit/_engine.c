@@ -184,13 +184,76 @@ static inline void place9(S9 *s, int d, int b, int k)
     s->unsolved[b] &= keep;
 }
 
-/* Propagate to a fixpoint.  Return 0 on a contradiction, 1 otherwise. */
-static int propagate9(S9 *s)
+/* 1 | 1 << 9 | 1 << 18: times a 9-bit column mask, the same columns in all three rows. */
+#define SPREAD3 UINT32_C(0x40201)
+
+/* The columns of a band word that hold a bit in some row. */
+static inline uint32_t band_cols(uint32_t x) { return (x | x >> 9 | x >> 18) & 0x1FF; }
+
+/* The stack step for digit d, the column counterpart of the band step: in a stack (three
+ * columns of boxes) the digit fills one column triad per box and one per column, so the
+ * column triads it can still use are the union of the six box->column permutations (the same
+ * table, read down a stack), and a column left with the digit in one band and one row there
+ * is a hidden single.  Return 0 on a contradiction, else 1; set *changed when a board shrank. */
+static int stack_step9(S9 *s, int d, int *changed)
+{
+    uint32_t *f = s->f + 3 * d;
+    uint32_t x0 = f[0], x1 = f[1], x2 = f[2];
+    uint32_t c0 = band_cols(x0), c1 = band_cols(x1), c2 = band_cols(x2);
+    uint32_t a0 = 0, a1 = 0, a2 = 0;
+    for (int t = 0; t < 9; t += 3) {
+        uint32_t allowed = T_PERM[(c0 >> t & 7) | (c1 >> t & 7) << 3 | (c2 >> t & 7) << 6];
+        if (!allowed)
+            return 0;
+        a0 |= (allowed & 7) << t;
+        a1 |= (allowed >> 3 & 7) << t;
+        a2 |= (allowed >> 6) << t;
+    }
+    x0 &= a0 * SPREAD3;
+    x1 &= a1 * SPREAD3;
+    x2 &= a2 * SPREAD3;
+    if (x0 != f[0] || x1 != f[1] || x2 != f[2]) {
+        f[0] = x0;
+        f[1] = x1;
+        f[2] = x2;
+        *changed = 1;
+    }
+    c0 &= a0;
+    c1 &= a1;
+    c2 &= a2;
+    uint32_t lone = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2); /* columns with the digit in one band */
+    if (!lone)
+        return 1;
+    uint32_t cb[3] = {c0, c1, c2};
+    for (int b = 0; b < 3; b++) {
+        uint32_t cols = lone & cb[b];
+        if (!cols)
+            continue;
+        uint32_t x = f[b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
+        uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & cols;
+        uint32_t cells = x & (one_row * SPREAD3) & s->unsolved[b];
+        while (cells) {
+            int k = ctz32(cells);
+            cells &= cells - 1;
+            if (!(f[b] & (UINT32_C(1) << k)))
+                return 0; /* an earlier single here took this column's only cell */
+            place9(s, d, b, k);
+            *changed = 1;
+        }
+    }
+    return 1;
+}
+
+/* Propagate to a fixpoint.  Return 0 on a contradiction, 1 otherwise.  With `strong`, the
+ * stack step runs too (the random grids keep the weaker propagation, so that a seed gives the
+ * grid it always gave). */
+static int propagate9(S9 *s, int strong)
 {
     for (;;) {
         int changed;
         do {
             changed = 0;
+            uint32_t dirty = 0;
             for (int i = 0; i < 27; i++) {
                 uint32_t a = s->f[i];
                 if (a == s->done[i])
@@ -205,6 +268,7 @@ static int propagate9(S9 *s)
                 s->f[i] = a;
                 s->done[i] = a;
                 int b = i % 3, d = i / 3;
+                dirty |= UINT32_C(1) << d;
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
                  * the box, which the triad step has turned into the same thing). */
                 uint32_t fresh = a & s->unsolved[b];
@@ -216,6 +280,13 @@ static int propagate9(S9 *s)
                         place9(s, d, b, 9 * r + ctz32(row));
                 }
             }
+            if (strong)
+                while (dirty) {
+                    int d = ctz32(dirty);
+                    dirty &= dirty - 1;
+                    if (!stack_step9(s, d, &changed))
+                        return 0;
+                }
         } while (changed);
 
         /* Naked singles, and cells with no candidate left. */
@@ -312,7 +383,7 @@ static int choose9(const S9 *s, Rng *rng)
 static int search9(S9 *s, Ctx *ctx)
 {
     for (;;) {
-        if (!propagate9(s))
+        if (!propagate9(s, ctx->rng == NULL))
             return 0;
         if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
             if (ctx->count == 0 && ctx->solution)
