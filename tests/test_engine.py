@@ -16,8 +16,11 @@ The cases are built once per shape (a few thousand in all; the reference is the 
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -193,6 +196,73 @@ def test_general_path_agrees_with_fast_path_on_9x9() -> None:
                     assert solution is not None and list(solution) == case.solution
     joined = b"".join(c.puzzle for c in all_cases)
     assert _engine.solve_batch(3, 3, joined, 5)[1] == _engine.solve_batch(3, 3, joined, 5, True)[1]
+
+
+# Every 9x9 search path the build can select ----------------------------------------------------
+
+
+@pytest.fixture(params=_engine.paths())
+def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each 9x9 search path this machine runs, in turn (the one chosen at import after)."""
+    before = _engine.path()
+    _engine.use_path(request.param)
+    try:
+        yield request.param
+    finally:
+        _engine.use_path(before)
+
+
+def test_paths_name_the_portable_one_first_and_the_one_in_use() -> None:
+    paths = _engine.paths()
+    assert paths[0] == "portable" and len(set(paths)) == len(paths)
+    assert _engine.path() in paths
+
+
+def test_every_path_matches_the_reference_on_9x9(engine_path: str) -> None:
+    assert _engine.path() == engine_path
+    all_cases = cases(SUDOKU)
+    joined = b"".join(c.puzzle for c in all_cases)
+    for k in LIMITS:
+        sols, counts = _engine.solve_batch(3, 3, joined, k)
+        assert counts == [min(c.count, k) for c in all_cases], (engine_path, k)
+        for i, case in enumerate(all_cases):
+            chunk = sols[i * 81 : (i + 1) * 81]
+            if case.count == 1:
+                assert list(chunk) == case.solution, (engine_path, case.puzzle.hex())
+            elif case.count:
+                assert _valid(SUDOKU, chunk, case.puzzle), (engine_path, case.puzzle.hex())
+    assert random_grid(seed=0).to_line() == GOLDEN_9X9_SEED_0
+    # The paths differ in instructions only: the same first solution for many-solution puzzles.
+    assert _engine.solve_batch(3, 3, joined, 1)[0] == _solutions_on("portable", joined)
+
+
+def _solutions_on(path: str, joined: bytes) -> bytes:
+    before = _engine.path()
+    _engine.use_path(path)
+    try:
+        return bytes(_engine.solve_batch(3, 3, joined, 1)[0])
+    finally:
+        _engine.use_path(before)
+
+
+def test_unknown_or_unusable_paths_are_refused_by_name() -> None:
+    before = _engine.path()
+    with pytest.raises(ValueError, match="engine path nonesuch: unknown .*portable"):
+        _engine.use_path("nonesuch")
+    with pytest.raises(TypeError):
+        _engine.use_path(3)
+    assert _engine.path() == before
+
+
+def test_the_environment_chooses_the_path_at_import() -> None:
+    code = "import sudokit._engine as e; print(e.path())"
+    env = {**os.environ, "SUDOKIT_ENGINE": "portable"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "portable", out.stderr
+    env["SUDOKIT_ENGINE"] = "turbo"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode != 0
+    assert "SUDOKIT_ENGINE: engine path turbo: unknown" in out.stderr
 
 
 # Regressions --------------------------------------------------------------------------------

@@ -169,286 +169,89 @@ typedef struct {
     uint8_t *solution;  /* where the first solution goes (N bytes) */
 } Ctx;
 
-/* Place digit d at bit k of band b.  The caller has checked that it is a candidate. */
-static inline void place9(S9 *s, int d, int b, int k)
-{
-    uint32_t bit = UINT32_C(1) << k;
-    uint32_t keep = ~bit;
-    for (int e = b; e < 27; e += 3)
-        s->f[e] &= keep;
-    s->f[d * 3 + b] = (s->f[d * 3 + b] & ~T_BANDPEERS[k]) | bit;
-    uint32_t col = ~T_COL[k % 9];
-    int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
-    s->f[d * 3 + b1] &= col;
-    s->f[d * 3 + b2] &= col;
-    s->unsolved[b] &= keep;
-}
-
 /* 1 | 1 << 9 | 1 << 18: times a 9-bit column mask, the same columns in all three rows. */
 #define SPREAD3 UINT32_C(0x40201)
 
 /* The columns of a band word that hold a bit in some row. */
 static inline uint32_t band_cols(uint32_t x) { return (x | x >> 9 | x >> 18) & 0x1FF; }
 
-/* The stack step for digit d, the column counterpart of the band step: in a stack (three
- * columns of boxes) the digit fills one column triad per box and one per column, so the
- * column triads it can still use are the union of the six box->column permutations (the same
- * table, read down a stack), and a column left with the digit in one band and one row there
- * is a hidden single.  Return 0 on a contradiction, else 1; set *changed when a board shrank. */
-static int stack_step9(S9 *s, int d, int *changed)
+/* The search itself, in two builds: see _engine9.h. */
+#define V9(name) name##_portable
+#include "_engine9.h"
+#undef V9
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SUDOKIT_X86V3 1
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
+#define V9(name) name##_x86v3
+#include "_engine9.h"
+#undef V9
+#pragma GCC pop_options
+#endif
+
+typedef void (*Run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit);
+
+/* The builds of the 9x9 search this module holds, by name. */
+#ifdef SUDOKIT_X86V3
+#define PATHS9_NAMES "portable, x86-64-v3"
+#else
+#define PATHS9_NAMES "portable"
+#endif
+static const struct {
+    const char *name;
+    Run9 run;
+} PATHS9[] = {
+    {"portable", run9_portable},
+#ifdef SUDOKIT_X86V3
+    {"x86-64-v3", run9_x86v3},
+#endif
+};
+#define NPATHS9 ((int)(sizeof(PATHS9) / sizeof(PATHS9[0])))
+
+/* The 9x9 search in use: chosen once at import (select_path9), or by use_path. */
+static Run9 run9 = run9_portable;
+static int path9 = 0;
+
+/* Can this machine run PATHS9[i]? */
+static int path9_supported(int i)
 {
-    uint32_t *f = s->f + 3 * d;
-    uint32_t x0 = f[0], x1 = f[1], x2 = f[2];
-    uint32_t c0 = band_cols(x0), c1 = band_cols(x1), c2 = band_cols(x2);
-    uint32_t a0 = 0, a1 = 0, a2 = 0;
-    for (int t = 0; t < 9; t += 3) {
-        uint32_t allowed = T_PERM[(c0 >> t & 7) | (c1 >> t & 7) << 3 | (c2 >> t & 7) << 6];
-        if (!allowed)
-            return 0;
-        a0 |= (allowed & 7) << t;
-        a1 |= (allowed >> 3 & 7) << t;
-        a2 |= (allowed >> 6) << t;
+#ifdef SUDOKIT_X86V3
+    if (PATHS9[i].run == run9_x86v3) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
+               __builtin_cpu_supports("lzcnt");
     }
-    x0 &= a0 * SPREAD3;
-    x1 &= a1 * SPREAD3;
-    x2 &= a2 * SPREAD3;
-    if (x0 != f[0] || x1 != f[1] || x2 != f[2]) {
-        f[0] = x0;
-        f[1] = x1;
-        f[2] = x2;
-        *changed = 1;
-    }
-    c0 &= a0;
-    c1 &= a1;
-    c2 &= a2;
-    uint32_t lone = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2); /* columns with the digit in one band */
-    if (!lone)
-        return 1;
-    uint32_t cb[3] = {c0, c1, c2};
-    for (int b = 0; b < 3; b++) {
-        uint32_t cols = lone & cb[b];
-        if (!cols)
-            continue;
-        uint32_t x = f[b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
-        uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & cols;
-        uint32_t cells = x & (one_row * SPREAD3) & s->unsolved[b];
-        while (cells) {
-            int k = ctz32(cells);
-            cells &= cells - 1;
-            if (!(f[b] & (UINT32_C(1) << k)))
-                return 0; /* an earlier single here took this column's only cell */
-            place9(s, d, b, k);
-            *changed = 1;
-        }
-    }
-    return 1;
+#endif
+    return i == 0;
 }
 
-/* Propagate to a fixpoint.  Return 0 on a contradiction, 1 otherwise.  With `strong`, the
- * stack step runs too (the random grids keep the weaker propagation, so that a seed gives the
- * grid it always gave). */
-static int propagate9(S9 *s, int strong)
+/* Use the path named `name` ("auto": the fastest this machine runs).  Return 0, or -1 with
+ * ValueError set when there is no such path or the machine cannot run it. */
+static int set_path9(const char *name)
 {
-    for (;;) {
-        int changed;
-        do {
-            changed = 0;
-            uint32_t dirty = 0;
-            for (int i = 0; i < 27; i++) {
-                uint32_t a = s->f[i];
-                if (a == s->done[i])
-                    continue;
-                changed = 1;
-                uint32_t shrink = T_SHRINK[a & 0x1FF] | (uint32_t)T_SHRINK[(a >> 9) & 0x1FF] << 3 |
-                                  (uint32_t)T_SHRINK[a >> 18] << 6;
-                uint32_t allowed = T_PERM[shrink];
-                if (!allowed)
-                    return 0;
-                a &= T_EXPAND[allowed];
-                s->f[i] = a;
-                s->done[i] = a;
-                int b = i % 3, d = i / 3;
-                dirty |= UINT32_C(1) << d;
-                /* A row left with one cell for this digit: a hidden single (in the row, or in
-                 * the box, which the triad step has turned into the same thing). */
-                uint32_t fresh = a & s->unsolved[b];
-                if (!fresh)
-                    continue;
-                for (int r = 0; r < 3; r++) {
-                    uint32_t row = (a >> (9 * r)) & 0x1FF;
-                    if ((row & (row - 1)) == 0 && (fresh & (row << (9 * r))))
-                        place9(s, d, b, 9 * r + ctz32(row));
-                }
-            }
-            if (strong)
-                while (dirty) {
-                    int d = ctz32(dirty);
-                    dirty &= dirty - 1;
-                    if (!stack_step9(s, d, &changed))
-                        return 0;
-                }
-        } while (changed);
-
-        /* Naked singles, and cells with no candidate left. */
-        int placed = 0;
-        for (int b = 0; b < 3; b++) {
-            uint32_t r1 = 0, r2 = 0;
-            for (int i = b; i < 27; i += 3) {
-                uint32_t a = s->f[i];
-                r2 |= r1 & a;
-                r1 |= a;
-            }
-            if (s->unsolved[b] & ~r1)
+    if (strcmp(name, "auto") == 0) {
+        for (int i = NPATHS9 - 1; i >= 0; i--)
+            if (path9_supported(i)) {
+                run9 = PATHS9[i].run;
+                path9 = i;
                 return 0;
-            uint32_t singles = r1 & ~r2 & s->unsolved[b];
-            while (singles) {
-                int k = ctz32(singles);
-                uint32_t bit = UINT32_C(1) << k;
-                singles &= singles - 1;
-                int d = 0;
-                while (d < 9 && !(s->f[d * 3 + b] & bit))
-                    d++;
-                if (d == 9)
-                    return 0; /* an earlier single in this pass took its only digit */
-                place9(s, d, b, k);
-                placed = 1;
             }
-        }
-        if (!placed)
-            return 1;
     }
-}
-
-static void extract9(const S9 *s, uint8_t *out)
-{
-    for (int i = 0; i < 27; i++) {
-        uint32_t a = s->f[i];
-        int base = (i % 3) * 27;
-        while (a) {
-            out[base + ctz32(a)] = (uint8_t)(i / 3 + 1);
-            a &= a - 1;
-        }
-    }
-}
-
-/* Choose the cell to branch on: a bivalue cell when there is one, else one with the fewest
- * candidates.  With an rng, a random one of those.  Return the cell (band*27+bit). */
-static int choose9(const S9 *s, Rng *rng)
-{
-    uint32_t two[3];
-    int ntwo = 0;
-    for (int b = 0; b < 3; b++) {
-        uint32_t r1 = 0, r2 = 0, r3 = 0;
-        for (int i = b; i < 27; i += 3) {
-            uint32_t a = s->f[i];
-            r3 |= r2 & a;
-            r2 |= r1 & a;
-            r1 |= a;
-        }
-        two[b] = r2 & ~r3 & s->unsolved[b];
-        ntwo += __builtin_popcount(two[b]);
-    }
-    if (ntwo) {
-        int k = rng ? (int)rng_below(rng, (uint32_t)ntwo) : 0;
-        for (int b = 0; b < 3; b++) {
-            int c = __builtin_popcount(two[b]);
-            if (k < c)
-                return b * 27 + nth_bit64(two[b], k);
-            k -= c;
-        }
-    }
-    /* No bivalue cell: count candidates cell by cell. */
-    int best = -1, best_count = 10, ties = 0;
-    for (int b = 0; b < 3; b++) {
-        uint32_t u = s->unsolved[b];
-        while (u) {
-            int k = ctz32(u);
-            u &= u - 1;
-            int c = 0;
-            for (int i = b; i < 27; i += 3)
-                c += (s->f[i] >> k) & 1;
-            if (c < best_count) {
-                best_count = c;
-                best = b * 27 + k;
-                ties = 1;
-            } else if (c == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
-                best = b * 27 + k;
+    for (int i = 0; i < NPATHS9; i++)
+        if (strcmp(name, PATHS9[i].name) == 0) {
+            if (!path9_supported(i)) {
+                PyErr_Format(PyExc_ValueError, "engine path %s: this machine's processor cannot run it", name);
+                return -1;
             }
-        }
-    }
-    return best;
-}
-
-/* Depth-first search.  Return 1 when the caller should stop (limit reached or aborted). */
-static int search9(S9 *s, Ctx *ctx)
-{
-    for (;;) {
-        if (!propagate9(s, ctx->rng == NULL))
+            run9 = PATHS9[i].run;
+            path9 = i;
             return 0;
-        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
-            if (ctx->count == 0 && ctx->solution)
-                extract9(s, ctx->solution);
-            return ++ctx->count >= ctx->limit;
         }
-        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
-            ctx->aborted = 1;
-            return 1;
-        }
-        int cell = choose9(s, ctx->rng);
-        int b = cell / 27, k = cell % 27;
-        uint32_t bit = UINT32_C(1) << k;
-        int digits[9], nd = 0;
-        for (int d = 0; d < 9; d++)
-            if (s->f[d * 3 + b] & bit)
-                digits[nd++] = d;
-        if (ctx->rng)
-            for (int i = nd - 1; i > 0; i--) {
-                int j = (int)rng_below(ctx->rng, (uint32_t)i + 1);
-                int t = digits[i];
-                digits[i] = digits[j];
-                digits[j] = t;
-            }
-        /* All but the last digit on a copy; the last one in place (tail loop). */
-        for (int i = 0; i < nd - 1; i++) {
-            S9 t = *s;
-            place9(&t, digits[i], b, k);
-            if (search9(&t, ctx))
-                return 1;
-        }
-        place9(s, digits[nd - 1], b, k);
-    }
-}
-
-/* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict. */
-static int init9(S9 *s, const uint8_t *cells)
-{
-    for (int i = 0; i < 27; i++) {
-        s->f[i] = BAND_ALL;
-        s->done[i] = 0;
-    }
-    s->unsolved[0] = s->unsolved[1] = s->unsolved[2] = BAND_ALL;
-    for (int cell = 0; cell < 81; cell++) {
-        int v = cells[cell];
-        if (!v)
-            continue;
-        int d = v - 1, b = cell / 27, k = cell % 27;
-        if (!(s->f[d * 3 + b] & (UINT32_C(1) << k)) || !(s->unsolved[b] & (UINT32_C(1) << k)))
-            return 0;
-        place9(s, d, b, k);
-    }
-    return 1;
-}
-
-/* Search the puzzle `cells`; with excl_cell >= 0, only for solutions whose digit at excl_cell
- * is not excl_digit (1-based). */
-static void run9(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit)
-{
-    S9 s;
-    if (!init9(&s, cells))
-        return;
-    if (excl_cell >= 0)
-        s.f[(excl_digit - 1) * 3 + excl_cell / 27] &= ~(UINT32_C(1) << (excl_cell % 27));
-    search9(&s, ctx);
+    PyErr_Format(PyExc_ValueError, "engine path %s: unknown (choose auto or one of this build's: %s)", name,
+                 PATHS9_NAMES);
+    return -1;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1640,8 +1443,54 @@ done:
     return result;
 }
 
+/* paths() -> the names of this build's 9x9 search paths that this machine can run. */
+static PyObject *py_paths(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyObject *out = PyList_New(0);
+    for (int i = 0; out && i < NPATHS9; i++)
+        if (path9_supported(i)) {
+            PyObject *name = PyUnicode_FromString(PATHS9[i].name);
+            if (!name || PyList_Append(out, name) < 0) {
+                Py_XDECREF(name);
+                Py_CLEAR(out);
+                break;
+            }
+            Py_DECREF(name);
+        }
+    return out;
+}
+
+/* path() -> the name of the 9x9 search path in use. */
+static PyObject *py_path(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    return PyUnicode_FromString(PATHS9[path9].name);
+}
+
+/* use_path(name) -> None: search 9x9 puzzles with the named path from now on. */
+static PyObject *py_use_path(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (!name)
+        return NULL;
+    if (set_path9(name) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
+    {"paths", py_paths, METH_NOARGS,
+     "paths() -> list of str\n\nThe 9x9 search paths of this build that this machine can run; the first is portable."},
+    {"path", py_path, METH_NOARGS, "path() -> str\n\nThe 9x9 search path in use."},
+    {"use_path", py_use_path, METH_O,
+     "use_path(name) -> None\n\nSearch 9x9 puzzles with the named path ('auto': the fastest this machine runs).\n"
+     "Every path gives the same answers; the choice is for speed and for the tests.  At import the\n"
+     "module takes SUDOKIT_ENGINE from the environment (default auto)."},
     {"solve", (PyCFunction)(void (*)(void))solve_one, METH_VARARGS | METH_KEYWORDS,
      "solve(box_rows, box_cols, cells, limit=1, generic=False) -> (solution | None, count)\n\n"
      "Search a puzzle given as n*n digit bytes (0 = empty).  count is the number of solutions,\n"
@@ -1671,6 +1520,16 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__engine(void)
 {
     init_tables9();
+    const char *wanted = getenv("SUDOKIT_ENGINE");
+    if (set_path9(wanted && *wanted ? wanted : "auto") < 0) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_ImportError, "SUDOKIT_ENGINE: %S", value);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        return NULL;
+    }
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;

@@ -1,0 +1,284 @@
+/*
+ * sudokit._engine's 9x9 search, included twice by _engine.c: once as the portable path and, on
+ * x86-64, once more compiled for x86-64-v3 (AVX2, BMI1/2, POPCNT, LZCNT), each function named
+ * through V9(name).  The module picks one at import (see select_path9 in _engine.c); both give
+ * the same answers, node for node, since the code is the same.
+ *
+ * Not a header to include anywhere else: it relies on _engine.c's tables, S9, Ctx and Rng.
+ */
+
+/* Place digit d at bit k of band b.  The caller has checked that it is a candidate. */
+static inline void V9(place9)(S9 *s, int d, int b, int k)
+{
+    uint32_t bit = UINT32_C(1) << k;
+    uint32_t keep = ~bit;
+    for (int e = b; e < 27; e += 3)
+        s->f[e] &= keep;
+    s->f[d * 3 + b] = (s->f[d * 3 + b] & ~T_BANDPEERS[k]) | bit;
+    uint32_t col = ~T_COL[k % 9];
+    int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
+    s->f[d * 3 + b1] &= col;
+    s->f[d * 3 + b2] &= col;
+    s->unsolved[b] &= keep;
+}
+
+/* The stack step for digit d, the column counterpart of the band step: in a stack (three
+ * columns of boxes) the digit fills one column triad per box and one per column, so the
+ * column triads it can still use are the union of the six box->column permutations (the same
+ * table, read down a stack), and a column left with the digit in one band and one row there
+ * is a hidden single.  Return 0 on a contradiction, else 1; set *changed when a board shrank. */
+static int V9(stack_step9)(S9 *s, int d, int *changed)
+{
+    uint32_t *f = s->f + 3 * d;
+    uint32_t x0 = f[0], x1 = f[1], x2 = f[2];
+    uint32_t c0 = band_cols(x0), c1 = band_cols(x1), c2 = band_cols(x2);
+    uint32_t a0 = 0, a1 = 0, a2 = 0;
+    for (int t = 0; t < 9; t += 3) {
+        uint32_t allowed = T_PERM[(c0 >> t & 7) | (c1 >> t & 7) << 3 | (c2 >> t & 7) << 6];
+        if (!allowed)
+            return 0;
+        a0 |= (allowed & 7) << t;
+        a1 |= (allowed >> 3 & 7) << t;
+        a2 |= (allowed >> 6) << t;
+    }
+    x0 &= a0 * SPREAD3;
+    x1 &= a1 * SPREAD3;
+    x2 &= a2 * SPREAD3;
+    if (x0 != f[0] || x1 != f[1] || x2 != f[2]) {
+        f[0] = x0;
+        f[1] = x1;
+        f[2] = x2;
+        *changed = 1;
+    }
+    c0 &= a0;
+    c1 &= a1;
+    c2 &= a2;
+    uint32_t lone = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2); /* columns with the digit in one band */
+    if (!lone)
+        return 1;
+    uint32_t cb[3] = {c0, c1, c2};
+    for (int b = 0; b < 3; b++) {
+        uint32_t cols = lone & cb[b];
+        if (!cols)
+            continue;
+        uint32_t x = f[b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
+        uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & cols;
+        uint32_t cells = x & (one_row * SPREAD3) & s->unsolved[b];
+        while (cells) {
+            int k = ctz32(cells);
+            cells &= cells - 1;
+            if (!(f[b] & (UINT32_C(1) << k)))
+                return 0; /* an earlier single here took this column's only cell */
+            V9(place9)(s, d, b, k);
+            *changed = 1;
+        }
+    }
+    return 1;
+}
+
+/* Propagate to a fixpoint.  Return 0 on a contradiction, 1 otherwise.  With `strong`, the
+ * stack step runs too (the random grids keep the weaker propagation, so that a seed gives the
+ * grid it always gave). */
+static int V9(propagate9)(S9 *s, int strong)
+{
+    for (;;) {
+        int changed;
+        do {
+            changed = 0;
+            uint32_t dirty = 0;
+            for (int i = 0; i < 27; i++) {
+                uint32_t a = s->f[i];
+                if (a == s->done[i])
+                    continue;
+                changed = 1;
+                uint32_t shrink = T_SHRINK[a & 0x1FF] | (uint32_t)T_SHRINK[(a >> 9) & 0x1FF] << 3 |
+                                  (uint32_t)T_SHRINK[a >> 18] << 6;
+                uint32_t allowed = T_PERM[shrink];
+                if (!allowed)
+                    return 0;
+                a &= T_EXPAND[allowed];
+                s->f[i] = a;
+                s->done[i] = a;
+                int b = i % 3, d = i / 3;
+                dirty |= UINT32_C(1) << d;
+                /* A row left with one cell for this digit: a hidden single (in the row, or in
+                 * the box, which the triad step has turned into the same thing). */
+                uint32_t fresh = a & s->unsolved[b];
+                if (!fresh)
+                    continue;
+                for (int r = 0; r < 3; r++) {
+                    uint32_t row = (a >> (9 * r)) & 0x1FF;
+                    if ((row & (row - 1)) == 0 && (fresh & (row << (9 * r))))
+                        V9(place9)(s, d, b, 9 * r + ctz32(row));
+                }
+            }
+            if (strong)
+                while (dirty) {
+                    int d = ctz32(dirty);
+                    dirty &= dirty - 1;
+                    if (!V9(stack_step9)(s, d, &changed))
+                        return 0;
+                }
+        } while (changed);
+
+        /* Naked singles, and cells with no candidate left. */
+        int placed = 0;
+        for (int b = 0; b < 3; b++) {
+            uint32_t r1 = 0, r2 = 0;
+            for (int i = b; i < 27; i += 3) {
+                uint32_t a = s->f[i];
+                r2 |= r1 & a;
+                r1 |= a;
+            }
+            if (s->unsolved[b] & ~r1)
+                return 0;
+            uint32_t singles = r1 & ~r2 & s->unsolved[b];
+            while (singles) {
+                int k = ctz32(singles);
+                uint32_t bit = UINT32_C(1) << k;
+                singles &= singles - 1;
+                int d = 0;
+                while (d < 9 && !(s->f[d * 3 + b] & bit))
+                    d++;
+                if (d == 9)
+                    return 0; /* an earlier single in this pass took its only digit */
+                V9(place9)(s, d, b, k);
+                placed = 1;
+            }
+        }
+        if (!placed)
+            return 1;
+    }
+}
+
+static void V9(extract9)(const S9 *s, uint8_t *out)
+{
+    for (int i = 0; i < 27; i++) {
+        uint32_t a = s->f[i];
+        int base = (i % 3) * 27;
+        while (a) {
+            out[base + ctz32(a)] = (uint8_t)(i / 3 + 1);
+            a &= a - 1;
+        }
+    }
+}
+
+/* Choose the cell to branch on: a bivalue cell when there is one, else one with the fewest
+ * candidates.  With an rng, a random one of those.  Return the cell (band*27+bit). */
+static int V9(choose9)(const S9 *s, Rng *rng)
+{
+    uint32_t two[3];
+    int ntwo = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t r1 = 0, r2 = 0, r3 = 0;
+        for (int i = b; i < 27; i += 3) {
+            uint32_t a = s->f[i];
+            r3 |= r2 & a;
+            r2 |= r1 & a;
+            r1 |= a;
+        }
+        two[b] = r2 & ~r3 & s->unsolved[b];
+        ntwo += __builtin_popcount(two[b]);
+    }
+    if (ntwo) {
+        int k = rng ? (int)rng_below(rng, (uint32_t)ntwo) : 0;
+        for (int b = 0; b < 3; b++) {
+            int c = __builtin_popcount(two[b]);
+            if (k < c)
+                return b * 27 + nth_bit64(two[b], k);
+            k -= c;
+        }
+    }
+    /* No bivalue cell: count candidates cell by cell. */
+    int best = -1, best_count = 10, ties = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t u = s->unsolved[b];
+        while (u) {
+            int k = ctz32(u);
+            u &= u - 1;
+            int c = 0;
+            for (int i = b; i < 27; i += 3)
+                c += (s->f[i] >> k) & 1;
+            if (c < best_count) {
+                best_count = c;
+                best = b * 27 + k;
+                ties = 1;
+            } else if (c == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
+                best = b * 27 + k;
+            }
+        }
+    }
+    return best;
+}
+
+/* Depth-first search.  Return 1 when the caller should stop (limit reached or aborted). */
+static int V9(search9)(S9 *s, Ctx *ctx)
+{
+    for (;;) {
+        if (!V9(propagate9)(s, ctx->rng == NULL))
+            return 0;
+        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
+            if (ctx->count == 0 && ctx->solution)
+                V9(extract9)(s, ctx->solution);
+            return ++ctx->count >= ctx->limit;
+        }
+        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
+            ctx->aborted = 1;
+            return 1;
+        }
+        int cell = V9(choose9)(s, ctx->rng);
+        int b = cell / 27, k = cell % 27;
+        uint32_t bit = UINT32_C(1) << k;
+        int digits[9], nd = 0;
+        for (int d = 0; d < 9; d++)
+            if (s->f[d * 3 + b] & bit)
+                digits[nd++] = d;
+        if (ctx->rng)
+            for (int i = nd - 1; i > 0; i--) {
+                int j = (int)rng_below(ctx->rng, (uint32_t)i + 1);
+                int t = digits[i];
+                digits[i] = digits[j];
+                digits[j] = t;
+            }
+        /* All but the last digit on a copy; the last one in place (tail loop). */
+        for (int i = 0; i < nd - 1; i++) {
+            S9 t = *s;
+            V9(place9)(&t, digits[i], b, k);
+            if (V9(search9)(&t, ctx))
+                return 1;
+        }
+        V9(place9)(s, digits[nd - 1], b, k);
+    }
+}
+
+/* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict. */
+static int V9(init9)(S9 *s, const uint8_t *cells)
+{
+    for (int i = 0; i < 27; i++) {
+        s->f[i] = BAND_ALL;
+        s->done[i] = 0;
+    }
+    s->unsolved[0] = s->unsolved[1] = s->unsolved[2] = BAND_ALL;
+    for (int cell = 0; cell < 81; cell++) {
+        int v = cells[cell];
+        if (!v)
+            continue;
+        int d = v - 1, b = cell / 27, k = cell % 27;
+        if (!(s->f[d * 3 + b] & (UINT32_C(1) << k)) || !(s->unsolved[b] & (UINT32_C(1) << k)))
+            return 0;
+        V9(place9)(s, d, b, k);
+    }
+    return 1;
+}
+
+/* Search the puzzle `cells`; with excl_cell >= 0, only for solutions whose digit at excl_cell
+ * is not excl_digit (1-based). */
+static void V9(run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit)
+{
+    S9 s;
+    if (!V9(init9)(&s, cells))
+        return;
+    if (excl_cell >= 0)
+        s.f[(excl_digit - 1) * 3 + excl_cell / 27] &= ~(UINT32_C(1) << (excl_cell % 27));
+    V9(search9)(&s, ctx);
+}
