@@ -1443,6 +1443,170 @@ done:
     return result;
 }
 
+/* The bulk reader of 9x9 puzzle lines behind `sudokit solve FILE`.
+ *
+ * A "plain" line is 81 cells of 1-9 or '.', maybe blanks and a '#' comment that states no
+ * shape, then "\r\n" or "\n" (or the end of the text).  Blank lines, and comment lines that
+ * state no shape and are not "# solution", are passed over.  Anything else stops the scan at
+ * that line: the caller reads it the general way (with its messages) and goes on after it. */
+
+/* Does the text [p, end) hold "shape="? */
+static int has_shape_word(const uint8_t *p, const uint8_t *end)
+{
+    for (; end - p >= 6; p++)
+        if (p[0] == 's' && memcmp(p, "shape=", 6) == 0)
+            return 1;
+    return 0;
+}
+
+/* A passed-over line: blank, or a comment stating no shape that is not "# solution". */
+static int neutral_line(const uint8_t *p, const uint8_t *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < end && *p == '\r' && p + 1 == end)
+        return 1;
+    if (p == end)
+        return 1;
+    if (*p != '#')
+        return 0;
+    const uint8_t *e = end;
+    if (e[-1] == '\r')
+        e--;
+    for (const uint8_t *r = p; r < e; r++)
+        if (*r == '\r')
+            return 0; /* a lone CR: a line end to a text reader */
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (e - p == 10 && memcmp(p, "# solution", 10) == 0)
+        return 0;
+    return !has_shape_word(p, e);
+}
+
+/* Read the cells of a plain line [p, end) into cells; 0 when the line is not plain. */
+static int plain_line(const uint8_t *p, const uint8_t *end, uint8_t *cells)
+{
+    if (end - p < 81)
+        return 0;
+    for (int i = 0; i < 81; i++) {
+        uint8_t ch = p[i];
+        if (ch == '.')
+            cells[i] = 0;
+        else if (ch >= '1' && ch <= '9')
+            cells[i] = (uint8_t)(ch - '0');
+        else
+            return 0;
+    }
+    const uint8_t *q = p + 81;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q < end && *q == '#') {
+        const uint8_t *e = end;
+        if (e[-1] == '\r')
+            e--;
+        for (const uint8_t *r = q; r < e; r++)
+            if (*r == '\r')
+                return 0; /* a lone CR: a line end to a text reader */
+        return !has_shape_word(q, e);
+    }
+    return q == end || (*q == '\r' && q + 1 == end);
+}
+
+/* Do two clues of a 9x9 puzzle repeat a digit in a row, column or box? */
+static int clues_conflict9(const uint8_t *cells)
+{
+    uint16_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+    for (int c = 0; c < 81; c++) {
+        if (!cells[c])
+            continue;
+        int r = c / 9, k = c % 9, b = (r / 3) * 3 + k / 3;
+        uint16_t bit = (uint16_t)(1u << cells[c]);
+        if ((rows[r] | cols[k] | boxes[b]) & bit)
+            return 1;
+        rows[r] |= bit;
+        cols[k] |= bit;
+        boxes[b] |= bit;
+    }
+    return 0;
+}
+
+/* solve_lines(text, limit, counts) -> (out, used, lines)
+ * Scan whole lines of `text` from its start while each is plain (or passed over) and its
+ * puzzle has a solution (with `counts`, while its clues do not conflict), solving each
+ * (counting up to `limit`).  out: each solution as an 81-digit line, or with `counts` each
+ * count as a decimal line; used: the bytes scanned, up to the start of the line that stopped
+ * the scan (len(text) when none did); lines: the lines scanned. */
+static PyObject *py_solve_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer buf;
+    long long limit;
+    int counts;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*Lp:solve_lines", &buf, &limit, &counts))
+        return NULL;
+    PyObject *out = NULL, *result = NULL;
+    if (limit < 1) {
+        PyErr_Format(PyExc_ValueError, "limit must be at least 1, got %lld", limit);
+        goto done;
+    }
+    /* Each puzzle line is at least 81 bytes and gives at most 82 (a solution and its line end;
+     * a count is at most 20 digits and one). */
+    out = PyBytes_FromStringAndSize(NULL, buf.len + 82);
+    if (!out)
+        goto done;
+    const uint8_t *text = buf.buf, *end = text + buf.len, *p = text;
+    uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
+    Py_ssize_t lines = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    while (p < end) {
+        const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+        const uint8_t *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+        uint8_t cells[81], sol[81];
+        if (neutral_line(p, stop)) {
+            p = next;
+            lines++;
+            continue;
+        }
+        if (!plain_line(p, stop, cells))
+            break;
+        if (clues_conflict9(cells))
+            break; /* the caller says where */
+        Ctx ctx = {0};
+        ctx.limit = (uint64_t)limit;
+        ctx.solution = counts ? NULL : sol;
+        run9(cells, &ctx, -1, 0);
+        if (counts) {
+            char digits[24];
+            int k = 0;
+            uint64_t c = ctx.count;
+            do {
+                digits[k++] = (char)('0' + c % 10);
+                c /= 10;
+            } while (c);
+            while (k)
+                *o++ = (uint8_t)digits[--k];
+        } else {
+            if (!ctx.count)
+                break; /* no solution: the caller says so */
+            for (int i = 0; i < 81; i++)
+                o[i] = (uint8_t)('0' + sol[i]);
+            o += 81;
+        }
+        *o++ = '\n';
+        p = next;
+        lines++;
+    }
+    Py_END_ALLOW_THREADS;
+    Py_ssize_t written = (Py_ssize_t)(o - (uint8_t *)PyBytes_AS_STRING(out));
+    if (_PyBytes_Resize(&out, written) < 0)
+        goto done;
+    result = Py_BuildValue("(Onn)", out, (Py_ssize_t)(p - text), lines);
+done:
+    Py_XDECREF(out);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 /* paths() -> the names of this build's 9x9 search paths that this machine can run. */
 static PyObject *py_paths(PyObject *self, PyObject *unused)
 {
@@ -1486,6 +1650,13 @@ static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
     {"paths", py_paths, METH_NOARGS,
      "paths() -> list of str\n\nThe 9x9 search paths of this build that this machine can run; the first is portable."},
+    {"solve_lines", py_solve_lines, METH_VARARGS,
+     "solve_lines(text, limit, counts) -> (out, used, lines)\n\n"
+     "Solve the 9x9 puzzle lines at the start of `text` (whole lines) in bulk, up to the first\n"
+     "line that is not a plain puzzle line (81 cells of 1-9 and '.', maybe a comment stating no\n"
+     "shape), a blank line or a comment line, or whose puzzle has conflicting clues or (without\n"
+     "counts) no solution.  out: the solutions (or with counts, the counts up to limit) as\n"
+     "lines; used: the bytes read; lines: the lines read."},
     {"path", py_path, METH_NOARGS, "path() -> str\n\nThe 9x9 search path in use."},
     {"use_path", py_use_path, METH_O,
      "use_path(name) -> None\n\nSearch 9x9 puzzles with the named path ('auto': the fastest this machine runs).\n"

@@ -4,22 +4,29 @@ Records (from :func:`sudokit.read_puzzles`) go in; ``(record, solution, count)``
 out in the same order, a chunk at a time, so memory stays flat however long the input is.
 Records that failed to parse pass through untouched (``solution`` None, ``count`` 0), so the
 caller can report them in place. Each chunk is one call into the C engine per shape.
+
+:func:`solve_source` does the same for a whole source, with a bulk path for the common case
+(9x9 puzzle lines, read, solved and answered in C a block at a time).
 """
 
 from __future__ import annotations
 
+import io
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import TypeVar
+from itertools import chain
+from typing import BinaryIO, TypeVar
 
+from . import _engine
 from ._grid import Grid
 from ._parallel import ordered_map
 from ._shape import Shape
 from .engine import search_batch
-from .formats import Record
+from .formats import PuzzleSource, Record, read_puzzles, reads_alone
 
-__all__ = ["map_grids", "solve_records"]
+__all__ = ["map_grids", "solve_records", "solve_source"]
 
 R = TypeVar("R")
 
@@ -105,3 +112,114 @@ def solve_records(
     for rec, result in map_grids(fn, records, jobs=jobs, chunk=chunk, cluster=cluster):
         sol, count = result if result is not None else (None, 0)
         yield rec, sol, count
+
+
+#: Bytes read at a time by the bulk path (about 12,000 puzzle lines).
+BLOCK = 1 << 20
+
+_Solved = tuple[Record, Grid | None, int]
+
+
+def solve_source(
+    source: PuzzleSource,
+    *,
+    limit: int = 1,
+    counts: bool = False,
+    jobs: int = 1,
+    cluster: str | None = None,
+) -> Iterator[str | _Solved]:
+    """Solve every puzzle of ``source`` in input order, counting solutions up to ``limit``.
+
+    Yields answers in order: a ``str`` of finished lines (each 9x9 puzzle line's solution, or
+    with ``counts`` its count, as the bulk path writes them), or a ``(record, solution,
+    count)`` triple as :func:`solve_records` gives for every other record, for the caller to
+    answer (a bad line, a puzzle with no solution, a conflict: what the caller reports).
+
+    The bulk path reads a file or standard input as bytes a block at a time and hands whole
+    lines to C, which reads, checks, solves and writes each plain 9x9 puzzle line (81 cells of
+    ``1-9`` and ``.``, maybe a comment stating no shape); blank and comment lines are passed
+    over. A line it does not take is read alone by :func:`read_puzzles` when that changes
+    nothing for the lines after it (a bad line, a puzzle in another layout), after which the
+    bulk path goes on; otherwise (a pretty grid, a csv header, a comment stating a shape) the
+    rest of the input is read by :func:`read_puzzles` as a whole, ``jobs`` processes solving
+    it. Sources read with a shape other than 9x9 or an alphabet take that way from the start,
+    and so does everything with ``cluster`` (the records are solved as tasks on that Dask
+    cluster).
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    stream = None if cluster is not None else _bulk_stream(source)
+    if stream is None:
+        yield from solve_records(source.records(), limit=limit, jobs=jobs, cluster=cluster)
+        return
+    read = partial(read_puzzles, shape=source.shape, source=source.name)
+    line = 0  # lines answered
+    with stream:
+        blocks = _whole_lines(stream, piecewise=source.kind == "stdin")
+        for data in blocks:
+            pos = 0
+            while pos < len(data):
+                out, used, lines = _engine.solve_lines(memoryview(data)[pos:], limit, counts)
+                if out:
+                    yield out.decode("ascii")
+                pos += used
+                line += lines
+                if pos >= len(data):
+                    break
+                end = data.find(b"\n", pos) + 1 or len(data)
+                raw = data[pos:end].decode("utf-8", "replace").removesuffix("\n")
+                raw = raw.removesuffix("\r")  # a CR left inside: reads_alone says no
+                if line == 0:
+                    raw = raw.removeprefix("\ufeff")
+                if reads_alone(raw):
+                    yield from solve_records(read([raw], first_line=line + 1), limit=limit)
+                    line += 1
+                    pos = end
+                    continue
+                rest = chain([bytes(data[pos:])], blocks)
+                text = (chunk.decode("utf-8", "replace") for chunk in rest)
+                lines_left = _text_lines(text)
+                yield from solve_records(
+                    read(lines_left, first_line=line + 1), limit=limit, jobs=jobs
+                )
+                return
+
+
+def _bulk_stream(source: PuzzleSource) -> BinaryIO | None:
+    """The source as a binary stream for the bulk path, or None when it does not take it."""
+    if source.shape not in (None, Shape(3, 3)) or source.alphabet is not None:
+        return None
+    if source.kind == "file":
+        return open(source.source, "rb")  # noqa: SIM115 - closed by the caller's with
+    if source.kind == "stdin" and source.stdin is None:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None and hasattr(buffer, "read1"):
+            return buffer  # type: ignore[no-any-return]
+    return None
+
+
+def _whole_lines(stream: BinaryIO, *, piecewise: bool) -> Iterator[bytes]:
+    """The bytes of ``stream`` in blocks of whole lines (the last may lack its line end).
+    ``piecewise``: a block is what the stream has to give now (a pipe: what was written)."""
+    tail = b""
+    read = stream.read1 if piecewise else stream.read  # type: ignore[attr-defined]
+    while True:
+        chunk: bytes = read(BLOCK)
+        if not chunk:
+            break
+        data = tail + chunk
+        cut = data.rfind(b"\n") + 1
+        if cut:
+            tail = data[cut:]
+            yield data[:cut]
+        else:
+            tail = data
+    if tail:
+        yield tail
+
+
+def _text_lines(chunks: Iterable[str]) -> Iterator[str]:
+    """The lines of text given in chunks that end at line ends, as a file opened in text
+    mode gives them (universal line ends)."""
+    for chunk in chunks:
+        yield from io.StringIO(chunk, newline=None)

@@ -36,7 +36,7 @@ from ._grid import Grid
 from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
 from ._version import __version__
-from .batch import solve_records
+from .batch import solve_source
 from .canon import canonical_many, ids_of_canonical
 from .difficulty import generate_many, target
 from .engine import unique_solution
@@ -695,14 +695,7 @@ def _source(args: argparse.Namespace) -> PuzzleSource:
 
 def _records(source: PuzzleSource) -> Iterator[Record]:
     """The source's records; a file that cannot be read is a failure (exit 1)."""
-    it = source.records()
-    try:
-        first = next(it, None)
-    except OSError as e:
-        raise _Fail(f"sudokit: cannot read {source.source}: {e.strerror or e}") from None
-    if first is not None:
-        yield first
-        yield from it
+    return _readable(source.records(), source)
 
 
 def _one_puzzle(args: argparse.Namespace) -> Grid:
@@ -768,7 +761,11 @@ def _solve(args: argparse.Namespace, err: TextIO) -> int:
     with _output(args.output) as out:
         limit = args.limit if args.count else 1
         work = _workers(args)
-        for rec, solution, count in solve_records(_records(source), limit=limit, **work):
+        for item in _readable(solve_source(source, limit=limit, counts=args.count, **work), source):
+            if isinstance(item, str):  # the bulk path's finished lines
+                out.write(item)
+                continue
+            rec, solution, count = item
             if rec.error is not None:
                 err.write(f"{rec.error}\n")
                 status = 1

@@ -104,6 +104,7 @@ __all__ = [
     "from_json",
     "parse_candidates",
     "parse_cells",
+    "reads_alone",
     "parse_grid",
     "Lines",
     "PuzzleSource",
@@ -491,9 +492,9 @@ class _Lines:
 
     __slots__ = ("_back", "_it", "_n")
 
-    def __init__(self, lines: Iterable[str]) -> None:
+    def __init__(self, lines: Iterable[str], first_line: int = 1) -> None:
         self._it = iter(lines)
-        self._n = 0
+        self._n = first_line - 1
         self._back: tuple[int, str] | None = None
 
     def next(self) -> tuple[int, str] | None:
@@ -613,12 +614,14 @@ def read_puzzles(
     shape: Shape | None = None,
     alphabet: str | None = None,
     source: str = "<stdin>",
+    first_line: int = 1,
 ) -> Iterator[Record]:
     """Read puzzles from ``lines`` (an open file, a list of lines, or one string), streaming.
 
     Yields one :class:`Record` per puzzle, in order, holding the grid or the error; a bad puzzle
     does not stop the reading. Errors start with ``source`` and the line number. Blank lines
     and ``#`` comment lines are skipped; see the module rules for what a line may hold.
+    ``first_line`` is the number of the first line (for lines that start inside a stream).
 
     >>> text = "# two 4x4 puzzles\\n1.3...12....4..3\\n1.1.............\\n"
     >>> for record in read_puzzles(text, source="x.txt"):
@@ -630,7 +633,7 @@ def read_puzzles(
         # An explicit alphabet names the side: n symbols for n digits (square boxes).
         with contextlib.suppress(InvalidShapeError):
             shape = shared_shape(*_square_sides(len(alphabet)))
-    src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines)
+    src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines, first_line)
     stated: Shape | None = None  # from a comment line such as sudokit's "# index=… shape=2x3"
     columns: dict[str, int] | None = None  # from a CSV header line
     solution_next = False  # after a "# solution" line: the grid that follows is no puzzle
@@ -673,6 +676,19 @@ def read_puzzles(
             yield _record(lineno, raw, "line", source, own, alphabet, None, note)
 
 
+def reads_alone(raw: str) -> bool:
+    """Whether :func:`read_puzzles` reads the line ``raw`` (without its line end) as one
+    record that leaves the reading of later lines as it was: a puzzle line or a bad line, not
+    a comment or blank line, a csv header, the start of a pretty grid, or text a reader of
+    text splits into lines."""
+    if "\r" in raw or "\n" in raw:
+        return False
+    if raw.lstrip().startswith(("{", "[")):
+        return True
+    s = _body(raw)
+    return bool(s) and not _is_csv_header(s) and not _starts_block(s, _stated_shape(raw))
+
+
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,4}$")
 
 
@@ -706,7 +722,8 @@ class PuzzleSource:
         self.source = source
         self.shape = shape
         self.alphabet = alphabet
-        self._stdin = stdin
+        #: Lines read in place of standard input (None: ``sys.stdin``).
+        self.stdin = stdin
         self.kind = "stdin" if source == "-" else self._kind(source)
         #: How errors name it: the path, ``<stdin>`` or ``<argument>``.
         self.name = {"stdin": "<stdin>", "text": "<argument>"}.get(self.kind, source)
@@ -732,7 +749,7 @@ class PuzzleSource:
         ``next``) for a file that cannot be read."""
         read = partial(read_puzzles, shape=self.shape, alphabet=self.alphabet, source=self.name)
         if self.kind == "stdin":
-            yield from read(self._stdin if self._stdin is not None else sys.stdin)
+            yield from read(self.stdin if self.stdin is not None else sys.stdin)
         elif self.kind == "text":
             yield from read(self.source.splitlines())
         else:
