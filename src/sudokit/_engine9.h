@@ -81,11 +81,11 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
  * grid it always gave). */
 static int V9(propagate9)(S9 *s, int strong)
 {
+    uint32_t dirty = 0; /* digits whose boards changed since their last stack step */
     for (;;) {
         int changed;
         do {
             changed = 0;
-            uint32_t dirty = 0;
             for (int i = 0; i < 27; i++) {
                 uint32_t a = s->f[i];
                 if (a == s->done[i])
@@ -112,13 +112,6 @@ static int V9(propagate9)(S9 *s, int strong)
                         V9(place9)(s, d, b, 9 * r + ctz32(row));
                 }
             }
-            if (strong)
-                while (dirty) {
-                    int d = ctz32(dirty);
-                    dirty &= dirty - 1;
-                    if (!V9(stack_step9)(s, d, &changed))
-                        return 0;
-                }
         } while (changed);
 
         /* Naked singles, and cells with no candidate left. */
@@ -146,7 +139,20 @@ static int V9(propagate9)(S9 *s, int strong)
                 placed = 1;
             }
         }
-        if (!placed)
+        if (placed)
+            continue;
+        /* Only when singles are stuck, the stack step (most searches of the generator, on
+         * puzzles with many clues, never need it). */
+        if (!strong || !(s->unsolved[0] | s->unsolved[1] | s->unsolved[2]))
+            return 1;
+        int shrank = 0;
+        while (dirty) {
+            int d = ctz32(dirty);
+            dirty &= dirty - 1;
+            if (!V9(stack_step9)(s, d, &shrank))
+                return 0;
+        }
+        if (!shrank)
             return 1;
     }
 }
