@@ -2,6 +2,17 @@
 
     python benchmarks/bench_engine.py            # all data sets (needs ../shared/data)
     python benchmarks/bench_engine.py --quick    # smaller samples
+    python benchmarks/bench_engine.py --tdoku    # also side by side with tdoku, the CLI
+                                                 # against the batch API, and generation
+
+With ``--tdoku``, tdoku's own benchmark program is built from ``../shared/peers`` (once, into
+``--tdoku-dir``, default a temporary folder) and run on the same files in the same minutes,
+taking turns with sudokit's batch API over several rounds; each record gives both rates and
+their ratio (sudokit / tdoku: the median of the rounds' ratios, so a noisy neighbour moves both
+sides alike). Then ``sudokit solve FILE`` and ``sudokit solve --count FILE`` as whole processes
+(``--jobs 1``) against the batch API, both in-process (``solve_many`` on parsed grids) and as a
+whole process too (a script that imports sudokit, reads the file, calls ``solve_many`` and
+writes the solutions); then minimal 9x9 generation on one core, with the clue distribution.
 
 For each data set: first solution and uniqueness test (count to 2), through the batch API
 (``solve_many`` / ``count_many``: one call into C per batch) and the one-puzzle API
@@ -13,14 +24,23 @@ grid, clues removed in random order while the puzzle stays unique, down to a clu
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
 
 import sudokit
 from sudokit import Grid, Shape
 
-from common import best_of, emit, load_grids, machine
+from common import best_of, data_file, emit, load_grids, machine
 
 SETS = {"sudoku17": "sudoku17.txt", "top1465": "top1465.txt", "hardest": "forum_hardest_11plus.txt"}
 
@@ -92,12 +112,187 @@ def bench_big(shape: Shape, clues: int, count: int) -> None:
     )
 
 
+PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers"
+
+
+def build_tdoku(where: Path) -> Path:
+    """tdoku's run_benchmark, built into ``where`` unless it is there already."""
+    program = where / "build" / "run_benchmark"
+    if not program.exists():
+        script = PEERS / "build_tdoku.sh"
+        subprocess.run(["bash", str(script), str(where)], check=True, stdout=subprocess.DEVNULL)
+    return program
+
+
+def tdoku_rate(program: Path, path: Path, seconds: int) -> float:
+    """Puzzles/second by tdoku's own benchmark program (the first figure of its row)."""
+    cmd = [str(program), "-t", str(seconds), "-w", "1", "-s", "tdoku", str(path)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    m = re.search(r"^\|tdoku[^|]*\|\s*([0-9.]+)", out, re.M)
+    if m is None:
+        raise SystemExit(f"cannot read tdoku's output:\n{out}")
+    return float(m.group(1))
+
+
+def side_by_side(name: str, path: Path, grids: list[Grid], program: Path, rounds: int) -> None:
+    """tdoku and sudokit's batch API taking turns; rates (best of the rounds) and the median of
+    the rounds' ratios."""
+    n = len(grids)
+    seconds = 2 if rounds <= 2 else 3
+    rows: dict[str, list[float]] = {"tdoku": [], "solve": [], "unique": []}
+    for _ in range(rounds):
+        rows["tdoku"].append(tdoku_rate(program, path, seconds))
+        rows["solve"].append(n / best_of(3, lambda: sudokit.solve_many(grids)))
+        rows["unique"].append(n / best_of(3, lambda: sudokit.count_many(grids, limit=2)))
+    for mode in ("solve", "unique"):
+        ratios = [ours / peer for ours, peer in zip(rows[mode], rows["tdoku"], strict=True)]
+        emit(
+            {
+                "bench": "engine",
+                "set": name,
+                "puzzles": n,
+                "vs": "tdoku",
+                "mode": mode,
+                "engine_path": sudokit._engine.path(),
+                "tdoku_per_second": round(max(rows["tdoku"])),
+                "per_second": round(max(rows[mode])),
+                "ratio": round(statistics.median(ratios), 2),
+                "ratios": [round(r, 2) for r in ratios],
+                "target": 1.0 if mode == "solve" else 0.7,
+                "load": round(os.getloadavg()[0], 1),
+            }
+        )
+
+
+_BATCH_SCRIPT = """
+import sys
+import sudokit
+with open(sys.argv[1], encoding="utf-8") as f:
+    grids = [r.grid for r in sudokit.read_puzzles(f) if r.grid is not None]
+solutions = sudokit.solve_many(grids)
+sys.stdout.write("".join(s.to_line() + "\\n" for s in solutions if s is not None))
+"""
+
+
+#: The whole processes run as an installed program does: with its compiled bytecode (an
+#: environment with PYTHONDONTWRITEBYTECODE set would compile every module at every start,
+#: a quarter of a second that no installed sudokit pays).
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def whole_process(cmd: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of a command run to its end, output thrown away."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, env=_ENV)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def cpu_best_of(repeats: int, fn: Callable[[], object]) -> float:
+    """The least CPU time of ``repeats`` runs of ``fn``, in seconds (load moves it less than
+    wall time; the whole processes are measured so too)."""
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: int = 1) -> None:
+    """``sudokit solve [--count] FILE`` (whole process, one job) against the batch API; with
+    ``copies``, on a file holding the set that many times (the start-up, importing sudokit,
+    is the same whatever the file: on a bigger one it weighs less)."""
+    if copies > 1:
+        with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+            f.write(path.read_bytes() * copies)
+        try:
+            cli_vs_batch(f"{name} x{copies}", Path(f.name), grids * copies, rounds)
+        finally:
+            os.unlink(f.name)
+        return
+    n = len(grids)
+    exe = [sys.executable, "-m", "sudokit", "solve", "--jobs", "1"]
+    api_calls = {
+        "solve": lambda: sudokit.solve_many(grids),
+        "count": lambda: sudokit.count_many(grids, limit=1000),  # the CLI's default limit
+    }
+    whole_process([*exe, "--count", str(path)])  # bytecode written, file cached
+    for mode, extra in (("solve", []), ("count", ["--count"])):
+        api = cpu_best_of(3, api_calls[mode])
+        cli = [whole_process([*exe, *extra, str(path)]) for _ in range(rounds)]
+        batch_script = [sys.executable, "-c", _BATCH_SCRIPT, str(path)]
+        script = [whole_process(batch_script) for _ in range(rounds)]
+        cli_cpu = min(c for _, c in cli)
+        record = {
+            "bench": "engine",
+            "set": name,
+            "puzzles": n,
+            "vs": "batch API",
+            "mode": mode,
+            "cli_per_second_wall": round(n / min(w for w, _ in cli)),
+            "cli_per_second_cpu": round(n / cli_cpu),
+            "api_per_second_cpu": round(n / api),
+            "cli_over_api": round(api / cli_cpu, 2),
+            "load": round(os.getloadavg()[0], 1),
+        }
+        if mode == "solve":
+            script_cpu = min(c for _, c in script)
+            record["api_script_per_second_cpu"] = round(n / script_cpu)
+            record["cli_over_api_script"] = round(script_cpu / cli_cpu, 2)
+        emit(record)
+
+
+def bench_generation(count: int) -> None:
+    """Minimal 9x9 puzzles (no symmetry) on one core, with the clue distribution."""
+    sudokit.generate_many(20, seed=1, jobs=1, symmetry="none")
+    t = time.process_time()
+    clues = [p.clues for p in sudokit.generate_many(count, seed=1, jobs=1, symmetry="none")]
+    secs = time.process_time() - t
+    emit(
+        {
+            "bench": "engine",
+            "set": "generate 9x9 minimal none",
+            "puzzles": count,
+            "jobs": 1,
+            "per_second_cpu": round(count / secs),
+            "mean_clues": round(statistics.mean(clues), 2),
+            "clue_distribution": dict(sorted(Counter(clues).items())),
+            "load": round(os.getloadavg()[0], 1),
+        }
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples, one repeat")
+    ap.add_argument(
+        "--tdoku", action="store_true", help="side by side with tdoku (built from ../shared/peers)"
+    )
+    ap.add_argument("--tdoku-dir", type=Path, help="where tdoku is built (kept for next time)")
+    ap.add_argument("--rounds", type=int, default=3, help="turns each side takes (--tdoku)")
     args = ap.parse_args()
-    emit({"bench": "engine", "event": "start", **machine()})
+    emit({"bench": "engine", "event": "start", "engine_path": sudokit._engine.path(), **machine()})
     repeats = 1 if args.quick else 3
+    if args.tdoku:
+        where = args.tdoku_dir or Path(tempfile.mkdtemp(prefix="tdoku-"))
+        program = build_tdoku(where)
+        for name, filename in SETS.items():
+            path = data_file(filename)
+            if path is None:
+                emit({"bench": "engine", "set": name, "skipped": "data file absent"})
+                continue
+            grids = load_grids(filename)
+            side_by_side(name, path, grids, program, args.rounds)
+            if name == "sudoku17" or not args.quick:
+                cli_vs_batch(name, path, grids, args.rounds)
+            if name == "sudoku17":
+                cli_vs_batch(name, path, grids, args.rounds, copies=4)
+        bench_generation(300 if args.quick else 3000)
+        return
     for name, filename in SETS.items():
         grids = load_grids(filename, limit=5000 if args.quick else None)
         if grids:
