@@ -34,7 +34,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import sudokit
@@ -191,17 +190,6 @@ def whole_process(cmd: list[str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def cpu_best_of(repeats: int, fn: Callable[[], object]) -> float:
-    """The least CPU time of ``repeats`` runs of ``fn``, in seconds (load moves it less than
-    wall time; the whole processes are measured so too)."""
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
-
-
 def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: int = 1) -> None:
     """``sudokit solve [--count] FILE`` (whole process, one job) against the batch API; with
     ``copies``, on a file holding the set that many times (the start-up, importing sudokit,
@@ -222,7 +210,7 @@ def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: 
     }
     whole_process([*exe, "--count", str(path)])  # bytecode written, file cached
     for mode, extra in (("solve", []), ("count", ["--count"])):
-        api = cpu_best_of(3, api_calls[mode])
+        api = best_of(3, api_calls[mode], time.process_time)
         cli = [whole_process([*exe, *extra, str(path)]) for _ in range(rounds)]
         batch_script = [sys.executable, "-c", _BATCH_SCRIPT, str(path)]
         script = [whole_process(batch_script) for _ in range(rounds)]

@@ -312,3 +312,61 @@ def test_one_size_limit_everywhere() -> None:
     assert _engine.solve(br, MAX_SIDE // br, b"\0" * MAX_SIDE**2)[1] == 1
     with pytest.raises(ValueError, match=f"at most {MAX_SIDE}"):
         _engine.random_grid(MAX_SIDE // 2 + 1, 2, 1)
+
+
+KNOWN_LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.one_of(
+        st.binary(max_size=400),
+        st.lists(
+            st.sampled_from(
+                [
+                    KNOWN_LINE,
+                    "1" * 81,
+                    "12" + "." * 79,
+                    "",
+                    "#",
+                    "# solution",
+                    "#shape=",
+                    "x",
+                    "." * 81,
+                ]
+            ),
+            max_size=8,
+        ).map(lambda ls: "\n".join(ls).encode()),
+    ),
+    limit=st.one_of(st.integers(-3, 5), st.sampled_from([2**63 - 1, 2**63, -(2**63)])),
+    counts=st.booleans(),
+)
+def test_solve_lines_takes_any_bytes(text: bytes, limit: int, counts: bool) -> None:
+    try:
+        out, used, lines = _engine.solve_lines(text, limit, counts)
+    except (ValueError, OverflowError):
+        assert limit < 1 or limit >= 2**63
+        return
+    assert 0 <= used <= len(text)
+    assert used in (0, len(text)) or text[used - 1 : used] == b"\n"
+    assert lines == text[:used].count(b"\n") + (
+        1 if used == len(text) and used and not text.endswith(b"\n") else 0
+    )
+    answers = out.split(b"\n")[:-1]
+    if counts:
+        assert all(a.isdigit() and 0 <= int(a) <= limit for a in answers)
+    else:
+        assert all(len(a) == 81 and a.isdigit() and b"0" not in a for a in answers)
+
+
+@given(st.one_of(st.text(max_size=12), st.sampled_from(["auto", "portable", "x86-64-v3", ""])))
+def test_use_path_takes_any_name(name: str) -> None:
+    before = _engine.path()
+    try:
+        _engine.use_path(name)
+    except ValueError as e:
+        assert "engine path" in str(e)
+    except UnicodeEncodeError:
+        pass  # a lone surrogate has no UTF-8 form
+    assert _engine.path() in _engine.paths()
+    _engine.use_path(before)

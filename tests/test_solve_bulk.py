@@ -175,35 +175,3 @@ def test_standard_input_through_a_pipe_takes_the_bulk_path(tmp_path: Path) -> No
     assert piped.stdout == named.stdout and piped.stdout.count("\n") == 400
     assert piped.stderr == named.stderr.replace(str(path), "<stdin>")
     assert piped.stderr.count("no solution") == 200
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    text=st.one_of(
-        st.binary(max_size=400),
-        st.lists(
-            st.sampled_from(
-                [KNOWN, TWO, UNSOLVABLE, CONFLICT, "", "#", "# solution", "#shape=", "x"]
-            ),
-            max_size=8,
-        ).map(lambda ls: "\n".join(ls).encode()),
-    ),
-    limit=st.one_of(st.integers(-3, 5), st.sampled_from([2**63 - 1, 2**63, -(2**63)])),
-    counts=st.booleans(),
-)
-def test_solve_lines_takes_any_bytes(text: bytes, limit: int, counts: bool) -> None:
-    try:
-        out, used, lines = _engine.solve_lines(text, limit, counts)
-    except (ValueError, OverflowError):
-        assert limit < 1 or limit >= 2**63
-        return
-    assert 0 <= used <= len(text)
-    assert used in (0, len(text)) or text[used - 1 : used] == b"\n"
-    assert lines == text[:used].count(b"\n") + (
-        1 if used == len(text) and used and not text.endswith(b"\n") else 0
-    )
-    answers = out.split(b"\n")[:-1]
-    if counts:
-        assert all(a.isdigit() and 0 <= int(a) <= limit for a in answers)
-    else:
-        assert all(len(a) == 81 and a.isdigit() and b"0" not in a for a in answers)

@@ -1459,6 +1459,15 @@ static int has_shape_word(const uint8_t *p, const uint8_t *end)
     return 0;
 }
 
+/* The end of the comment [p, end) without its CR line end; NULL when it holds a lone CR (a
+ * line end to a text reader, which would read two lines). */
+static const uint8_t *comment_end(const uint8_t *p, const uint8_t *end)
+{
+    if (end > p && end[-1] == '\r')
+        end--;
+    return memchr(p, '\r', (size_t)(end - p)) ? NULL : end;
+}
+
 /* A passed-over line: blank, or a comment stating no shape that is not "# solution". */
 static int neutral_line(const uint8_t *p, const uint8_t *end)
 {
@@ -1470,12 +1479,9 @@ static int neutral_line(const uint8_t *p, const uint8_t *end)
         return 1;
     if (*p != '#')
         return 0;
-    const uint8_t *e = end;
-    if (e[-1] == '\r')
-        e--;
-    for (const uint8_t *r = p; r < e; r++)
-        if (*r == '\r')
-            return 0; /* a lone CR: a line end to a text reader */
+    const uint8_t *e = comment_end(p, end);
+    if (!e)
+        return 0;
     while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
         e--;
     if (e - p == 10 && memcmp(p, "# solution", 10) == 0)
@@ -1501,13 +1507,8 @@ static int plain_line(const uint8_t *p, const uint8_t *end, uint8_t *cells)
     while (q < end && (*q == ' ' || *q == '\t'))
         q++;
     if (q < end && *q == '#') {
-        const uint8_t *e = end;
-        if (e[-1] == '\r')
-            e--;
-        for (const uint8_t *r = q; r < e; r++)
-            if (*r == '\r')
-                return 0; /* a lone CR: a line end to a text reader */
-        return !has_shape_word(q, e);
+        const uint8_t *e = comment_end(q, end);
+        return e && !has_shape_word(q, e);
     }
     return q == end || (*q == '\r' && q + 1 == end);
 }
