@@ -326,14 +326,14 @@ KNOWN_LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..
                 [
                     KNOWN_LINE,
                     "1" * 81,
-                    "12" + "." * 79,
+                    "11" + "." * 79,
                     "",
                     "#",
                     "# solution",
                     "#shape=",
                     "x",
-                    "." * 81,
-                ]
+                    "12345678........." + "9" + "." * 63,  # no solution
+                ]  # (no puzzle with many solutions: counting one to a huge limit takes forever)
             ),
             max_size=8,
         ).map(lambda ls: "\n".join(ls).encode()),
