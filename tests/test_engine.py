@@ -250,7 +250,7 @@ def test_unknown_or_unusable_paths_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="engine path nonesuch: unknown .*portable"):
         _engine.use_path("nonesuch")
     with pytest.raises(TypeError):
-        _engine.use_path(3)
+        _engine.use_path(3)  # type: ignore[arg-type]
     assert _engine.path() == before
 
 

@@ -75,7 +75,9 @@ KINDS: list[list[str]] = [
 ]
 
 
-def _run(path: str, args: list[str], bulk: bool, capsys: pytest.CaptureFixture[str]) -> tuple:
+def _run(
+    path: str, args: list[str], bulk: bool, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     if not bulk:
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(batch, "_bulk_stream", lambda source: None)
