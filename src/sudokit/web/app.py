@@ -357,34 +357,30 @@ def _keeps(symmetry: str) -> bool:
     return symmetry not in ("mirror-h", "mirror-v")
 
 
+def _reversible(count: int, rng: random.Random) -> list[int]:
+    """A random order of ``range(count)`` that commutes with turning it round: place ``k``
+    and place ``count - 1 - k`` take a pair ``p, count - 1 - p`` (either way round); the
+    middle, when ``count`` is odd, stays."""
+    half = list(range(count // 2))
+    rng.shuffle(half)
+    out = [0] * count
+    for k, p in enumerate(half):
+        a, b = (p, count - 1 - p) if rng.random() < 0.5 else (count - 1 - p, p)
+        out[k], out[count - 1 - k] = a, b
+    if count % 2:
+        out[count // 2] = count // 2
+    return out
+
+
 def _mirrored(blocks: int, size: int, rng: random.Random) -> tuple[int, ...]:
     """A random order of ``blocks * size`` lines (whole blocks moved, lines only inside their
     block) that commutes with turning the order round: line ``i`` goes where line ``m - i``
     goes, mirrored. Such orders keep every mirror and rotation symmetry of a clue pattern."""
     m = blocks * size - 1
-    pairs = list(range(blocks // 2))
-    rng.shuffle(pairs)
-    block_of = [0] * blocks
-    for k, p in enumerate(pairs):
-        a, b = (p, blocks - 1 - p) if rng.random() < 0.5 else (blocks - 1 - p, p)
-        block_of[k], block_of[blocks - 1 - k] = a, b
-    if blocks % 2:
-        block_of[blocks // 2] = blocks // 2
-
-    def inner() -> list[int]:
-        half = list(range(size // 2))
-        rng.shuffle(half)
-        out = [0] * size
-        for k, p in enumerate(half):
-            a, b = (p, size - 1 - p) if rng.random() < 0.5 else (size - 1 - p, p)
-            out[k], out[size - 1 - k] = a, b
-        if size % 2:
-            out[size // 2] = size // 2
-        return out
-
+    block_of = _reversible(blocks, rng)
     order = [0] * (m + 1)
     for k in range((blocks + 1) // 2):
-        within = inner()
+        within = _reversible(size, rng)
         src, dst = block_of[k], k
         for i in range(size):
             order[dst * size + i] = src * size + within[i]
