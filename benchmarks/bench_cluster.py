@@ -9,9 +9,11 @@ Records (every one carries the load average when it was taken: the machine may b
 - ``generate``: minimal 9x9 puzzles without symmetry, ``generate_many(count, jobs=2)`` against
   the same on a ``LocalCluster`` of two worker processes started beforehand (the steady
   rate), and the whole ``sudokit generate -n COUNT -j 2`` process against ``--cluster
-  local:2`` (which starts and stops its cluster). Each round runs the pair one after the
-  other (each in turn first); the medians of the rounds' ratios are reported (``of_jobs``:
-  1.0 is as fast as ``--jobs 2``), so a noisy neighbour moves both alike.
+  ADDRESS`` of that running cluster (``cli_of_jobs``: how a deployment runs, with the
+  scheduler and workers up) and ``--cluster local:2`` (``cli_local_of_jobs``: the process
+  starts and stops its own cluster, a few seconds that a short run cannot earn back). Each
+  round runs the sides one after the other (in turn first); the medians of the rounds'
+  ratios are reported (1.0 is as fast as ``--jobs 2``), so a noisy neighbour moves all alike.
 - ``tasks``: what one task costs: trivial tasks through ``sudokit.cluster.ordered_map`` (submit,
   the scheduler, a worker, the result back in order, as a run pays them) in tasks a second;
   the time of a chunk of quick puzzles at the cluster's chunk sizes; the share of a task's time
@@ -63,23 +65,27 @@ def _cli(count: int, *how: str) -> float:
 
 
 def bench_generate(address: str, count: int, rounds: int) -> None:
-    library, cli = [], []
-    jobs_rates, cluster_rates, cli_jobs, cli_cluster = [], [], [], []
+    library, cli, cli_local = [], [], []
+    jobs_rates, cluster_rates, cli_jobs, cli_cluster, cli_started = [], [], [], [], []
     for k in range(rounds):
-        # Each round runs the pair in the other order, so a load that rises or falls during
+        # Each round runs the sides in the other order, so a load that rises or falls during
         # the run favours neither.
         if k % 2:
             b, a = _rate(count, cluster=address), _rate(count, jobs=2)
-            d, c = _cli(count, "--cluster", "local:2"), _cli(count, "-j", "2")
+            e = _cli(count, "--cluster", "local:2")
+            d, c = _cli(count, "--cluster", address), _cli(count, "-j", "2")
         else:
             a, b = _rate(count, jobs=2), _rate(count, cluster=address)
-            c, d = _cli(count, "-j", "2"), _cli(count, "--cluster", "local:2")
+            c, d = _cli(count, "-j", "2"), _cli(count, "--cluster", address)
+            e = _cli(count, "--cluster", "local:2")
         jobs_rates.append(a)
         cluster_rates.append(b)
         library.append(b / a)
         cli_jobs.append(c)
         cli_cluster.append(d)
+        cli_started.append(e)
         cli.append(d / c)
+        cli_local.append(e / c)
     emit(
         {
             "bench": "cluster",
@@ -90,8 +96,10 @@ def bench_generate(address: str, count: int, rounds: int) -> None:
             "library_per_second_cluster_2": [round(r) for r in cluster_rates],
             "library_of_jobs": round(statistics.median(library), 3),
             "cli_per_second_jobs_2": [round(r) for r in cli_jobs],
-            "cli_per_second_cluster_local_2": [round(r) for r in cli_cluster],
+            "cli_per_second_cluster_2": [round(r) for r in cli_cluster],
             "cli_of_jobs": round(statistics.median(cli), 3),
+            "cli_per_second_cluster_local_2": [round(r) for r in cli_started],
+            "cli_local_of_jobs": round(statistics.median(cli_local), 3),
             "load": load(),
         }
     )
