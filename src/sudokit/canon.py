@@ -44,6 +44,7 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from . import _canon
 from ._grid import Grid, batch_shape, conflict_reason
@@ -196,9 +197,9 @@ class Transform:
         """The image of ``grid`` (which must have this transform's shape)."""
         if grid.shape != self.shape:
             raise ValueError(f"a transform of {self.shape} grids cannot map a {grid.shape} grid")
-        cells = grid.cells
         table = bytes(self.digits) + bytes(range(self.shape.n + 1, 256))
-        return Grid.unchecked(self.shape, bytes(cells[s] for s in self._sources()).translate(table))
+        moved = bytes(itemgetter(*self._sources())(grid.cells))  # 16 cells or more: a tuple
+        return Grid.unchecked(self.shape, moved.translate(table))
 
     def inverse(self) -> Transform:
         """The transform that undoes this one: ``t.inverse().apply(t.apply(g)) == g``."""

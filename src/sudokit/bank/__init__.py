@@ -42,7 +42,7 @@ from ..canon import Transform
 from ..difficulty import Difficulty, RateAll, Rated, rated, step_names, target
 from ..engine import unique_solution
 from ..errors import BankError
-from ..formats import Record, parse_grid
+from ..formats import Record
 from ..generator import Generated
 from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
@@ -54,6 +54,7 @@ from ._entries import (
     Stated,
     entry_of,
     from_generated,
+    grid_of_line,
     prepare,
     prepare_many,
     prepare_task,
@@ -684,15 +685,12 @@ def _stored(row: Any, path: tuple[str, ...]) -> Stored:
         grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
     rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
     added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
-    # The grids were checked for conflicting clues when they were stored (their canonical
-    # id is made from them): read back, only their form is checked. The conflict check cost
-    # three quarters of a random pick of the service.
     return Stored(
         id=row.id,
         shape=shape,
-        puzzle=parse_grid(row.puzzle, shape=shape, allow_conflicts=True),
-        solution=parse_grid(row.solution, shape=shape, allow_conflicts=True),
-        shown=parse_grid(row.shown, shape=shape, allow_conflicts=True),
+        puzzle=grid_of_line(row.puzzle, shape),
+        solution=grid_of_line(row.solution, shape),
+        shown=grid_of_line(row.shown, shape),
         symmetry=row.symmetry,
         minimal=row.minimal,
         rating=rating,

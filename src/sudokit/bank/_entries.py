@@ -33,7 +33,7 @@ from ..canon import (
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
 from ..errors import NotUniqueError
-from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, raw_pieces
+from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, parse_grid, raw_pieces
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
 from ..output import stated_facts
@@ -542,6 +542,22 @@ def _line(grid: Grid) -> str:
     if grid.shape.n <= 9:
         return grid.cells.translate(_TEXT).decode("ascii")
     return grid.to_line()
+
+
+#: Text to cell values, the inverse of ``_TEXT`` (``0`` read as empty too); any other
+#: character becomes 255, out of every grid's range.
+_CELLS = bytes({46: 0, **{48 + d: d for d in range(10)}}.get(b, 255) for b in range(256))
+
+
+def grid_of_line(text: str, shape: Shape) -> Grid:
+    """A grid as the bank stored it (its one-line form): for up to 9 digits read through a
+    table, else by the parser. The form and the values' range are checked, conflicts are not:
+    the grid was checked when it was stored (a random pick of the service reads three)."""
+    if shape.n <= 9 and len(text) == shape.n * shape.n and text.isascii():
+        cells = text.encode("ascii").translate(_CELLS)
+        if max(cells) <= shape.n:
+            return Grid.unchecked(shape, cells)
+    return parse_grid(text, shape=shape, allow_conflicts=True)
 
 
 def _entry(item: Pending, form: Grid, id: str, solution: Grid, rerate: bool) -> Entry:
