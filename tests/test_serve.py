@@ -5,6 +5,7 @@ and the refusal of bad requests."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import json
 import os
@@ -367,6 +368,101 @@ def test_over_postgresql(postgres_url: str) -> None:
         r = c.get("api/v1/puzzle", params={"level": "easy", "shape": "4"})  # made and stored
         assert r.status_code == 200, r.text
         assert c.get("api/v1/daily", params={"level": "medium"}).status_code == 200
+
+
+def _tcp(port: int, state: str) -> set[str]:
+    """The inodes of the IPv4 sockets on local ``port`` in ``state`` (Linux's /proc/net/tcp:
+    ``0A`` listening, ``01`` established)."""
+    rows = (ln.split() for ln in Path("/proc/net/tcp").read_text().splitlines()[1:])
+    return {r[9] for r in rows if r[1].endswith(f":{port:04X}") and r[3] == state}
+
+
+def _held(pid: int, inodes: set[str]) -> int:
+    """How many of the sockets ``inodes`` process ``pid`` holds (as ``ss -p`` finds them)."""
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            link = os.readlink(fd)
+        except OSError:
+            continue
+        held += link.startswith("socket:[") and link[8:-1] in inodes
+    return held
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT spreading: Linux")
+def test_each_server_process_listens_on_a_socket_of_its_own(bank_path: str) -> None:
+    """--workers 2: a listening socket for each process (SO_REUSEPORT), so a burst of
+    connections opened together reaches both, where one shared socket let the first process to
+    wake take nearly all of them; and the port is still this service's alone."""
+    with running_service(bank_path, workers=2, jobs=1) as srv:
+        port = int(srv.url.rsplit(":", 1)[1].strip("/"))
+        listening = _tcp(port, "0A")
+        assert len(listening) == 2
+        with pytest.raises(OSError):
+            socket.create_server(("127.0.0.1", port))
+        clients = [httpx.Client(base_url=srv.url, timeout=30) for _ in range(40)]
+        try:
+            with concurrent.futures.ThreadPoolExecutor(40) as ex:
+                codes = list(ex.map(lambda c: c.get("api/v1/catalog").status_code, clients))
+            assert codes == [200] * 40
+            servers = [p for p in _children(srv.process.pid) if _held(p, listening)]
+            established = _tcp(port, "01")
+            held = {p: _held(p, established) for p in servers}
+        finally:
+            for c in clients:
+                c.close()
+        assert len(held) == 2 and sum(held.values()) == 40, held
+        # The kernel hashes each connection to one of the sockets: fewer than 5 of 40 on one
+        # side has a chance of about 2e-7.
+        assert min(held.values()) >= 5, held
+
+
+class _CountingBank(Bank):
+    """The real bank, counting its queries."""
+
+    queries = 0
+
+    def query(self, *args: Any, **kwargs: Any) -> Any:
+        type(self).queries += 1
+        return super().query(*args, **kwargs)
+
+
+def test_picks_share_queries_and_refill_before_running_dry(bank_path: str) -> None:
+    """The service's random picks (runs of stored puzzles, refilled from the bank): every
+    request for a filter the bank can serve gets a puzzle that fits, however many come
+    together; requests waiting together share one query; a filter nothing fits gives None."""
+    from sudokit.web.app import _Picks
+
+    async def go() -> tuple[list[Any], list[Any], Any, int]:
+        with _CountingBank(bank_path) as bank:
+            picks = _Picks(bank, size=8)
+            easy = Filters(level=Level.EASY)
+            together = await asyncio.gather(*(picks.take(easy) for _ in range(30)))
+            queries = _CountingBank.queries
+            one_by_one = []
+            for _ in range(40):
+                one_by_one.append(await picks.take(easy))
+                await asyncio.sleep(0.001)  # the loop turns, as it does between requests
+            nothing = await picks.take(Filters(er=(11.9, 12.0)))
+            return together, one_by_one, nothing, queries
+
+    _CountingBank.queries = 0
+    together, one_by_one, nothing, queries = asyncio.run(go())
+    assert all(p is not None and p.rating.level is Level.EASY for p in together + one_by_one)
+    assert queries <= 6  # 30 at once from runs of 8: 4 runs, shared by those who waited
+    assert nothing is None
 
 
 def test_serve_warns_when_not_on_loopback(bank_path: str) -> None:
