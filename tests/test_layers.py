@@ -71,6 +71,12 @@ def _imports(path: Path) -> list[str]:
                 found.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sudokit"):
             found.append(node.module.removeprefix("sudokit").lstrip(".") or "__init__")  # type: ignore[union-attr]
+        elif isinstance(node, ast.Import):  # "import sudokit.x" (or sudokit itself)
+            found.extend(
+                alias.name.removeprefix("sudokit").lstrip(".") or "__init__"
+                for alias in node.names
+                if alias.name.split(".")[0] == "sudokit"
+            )
     return found
 
 

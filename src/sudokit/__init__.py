@@ -24,30 +24,35 @@ True
 
 from __future__ import annotations
 
-from ._grid import Grid
-from ._shape import MAX_SIDE, Shape
-from ._version import __version__
-from .canon import Canonical, Transform, canonical, canonical_id
-from .difficulty import Rated, generate, generate_many
-from .engine import (
-    count_many,
-    count_solutions,
-    is_unique,
-    random_grid,
-    solve,
-    solve_many,
-    unique_solution,
-)
-from .errors import (
-    GenerationError,
-    InvalidPuzzleError,
-    InvalidShapeError,
-    NotUniqueError,
-    SudokitError,
-)
-from .formats import Record, format_grid, parse_grid, read_puzzles
-from .generator import SYMMETRIES, Generated
-from .hunt import Vicinity, hunt
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
+    from ._grid import Grid
+    from ._shape import MAX_SIDE, Shape
+    from ._version import __version__
+    from .canon import Canonical, Transform, canonical, canonical_id
+    from .difficulty import Rated, generate, generate_many
+    from .engine import (
+        count_many,
+        count_solutions,
+        is_unique,
+        random_grid,
+        solve,
+        solve_many,
+        unique_solution,
+    )
+    from .errors import (
+        GenerationError,
+        InvalidPuzzleError,
+        InvalidShapeError,
+        NotUniqueError,
+        SudokitError,
+    )
+    from .formats import Record, format_grid, parse_grid, read_puzzles
+    from .generator import SYMMETRIES, Generated
+    from .hunt import Vicinity, hunt
 
 __all__ = [
     "MAX_SIDE",
@@ -82,3 +87,69 @@ __all__ = [
     "solve_many",
     "unique_solution",
 ]
+
+#: The module each public name comes from. A name's module is imported the first time the name
+#: is used (PEP 562), so ``import sudokit`` costs next to nothing and a command such as
+#: ``sudokit solve`` loads only what it runs (the rating tables, the generator and the version's
+#: package metadata stay unread). tests/test_imports.py holds this table to the imports above.
+_HOMES = {
+    "Grid": "._grid",
+    "MAX_SIDE": "._shape",
+    "Shape": "._shape",
+    "__version__": "._version",
+    "Canonical": ".canon",
+    "Transform": ".canon",
+    "canonical": ".canon",
+    "canonical_id": ".canon",
+    "Rated": ".difficulty",
+    "generate": ".difficulty",
+    "generate_many": ".difficulty",
+    "count_many": ".engine",
+    "count_solutions": ".engine",
+    "is_unique": ".engine",
+    "random_grid": ".engine",
+    "solve": ".engine",
+    "solve_many": ".engine",
+    "unique_solution": ".engine",
+    "GenerationError": ".errors",
+    "InvalidPuzzleError": ".errors",
+    "InvalidShapeError": ".errors",
+    "NotUniqueError": ".errors",
+    "SudokitError": ".errors",
+    "Record": ".formats",
+    "format_grid": ".formats",
+    "parse_grid": ".formats",
+    "read_puzzles": ".formats",
+    "SYMMETRIES": ".generator",
+    "Generated": ".generator",
+    "Vicinity": ".hunt",
+    "hunt": ".hunt",
+}
+
+
+class _Package(ModuleType):
+    """The ``sudokit`` module itself, with its public names loaded on first use."""
+
+    def __getattr__(self, name: str) -> object:
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(home, self.__name__), name)
+        self.__dict__[name] = value  # once: later uses are plain lookups
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # Importing a submodule binds it here under its name; where a public name is the same
+        # (sudokit.hunt, the function, and sudokit.hunt the module) the public name wins, as
+        # it did when this module imported everything eagerly.
+        if isinstance(value, ModuleType) and _HOMES.get(name) == f".{name}":
+            return
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*self.__dict__, *__all__})
+
+
+sys.modules[__name__].__class__ = _Package

@@ -15,18 +15,19 @@ cluster once with :func:`cluster_session` and passes what it gives.
 
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
 import os
-import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
+# The pools' modules (multiprocessing, concurrent.futures, ctypes) are imported where a pool
+# is made: most callers map inline (one job), and ``sudokit solve`` should not pay for them.
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
+
     from .cluster import Connection
 
 __all__ = [
@@ -65,6 +66,9 @@ def _die_with_parent(parent: int) -> None:
     one by one). On Linux the kernel sends SIGKILL at the parent's death; the check after the
     call covers a parent that was already gone."""
     if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
@@ -73,6 +77,8 @@ def _die_with_parent(parent: int) -> None:
 
 def worker_pool(jobs: int) -> ProcessPoolExecutor:
     """A process pool whose workers die with this process."""
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(
         max_workers=jobs, initializer=_die_with_parent, initargs=(os.getpid(),)
     )
@@ -136,6 +142,8 @@ def ordered_map(
         for item in items:
             yield fn(item)
         return
+    import multiprocessing
+
     before = set(multiprocessing.active_children())
     own = pool is None
     workers = worker_pool(jobs) if pool is None else pool
@@ -158,13 +166,15 @@ def ordered_map(
             workers.shutdown(wait=True)
 
 
-def stop_pool(pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]) -> None:
+def stop_pool(pool: ProcessPoolExecutor, before: set[BaseProcess]) -> None:
     """Stop ``pool`` now rather than after the items in its workers' hands (a generator's
     chunk can take a whole timeout per puzzle): the worker processes started since
     ``before`` (the active children then) are terminated, and the pending items fail with
     ``BrokenProcessPool``. They are not cancelled first: CPython before 3.12 marks every
     pending item failed when a worker ends, and its manager thread dies on an item already
     cancelled (``InvalidStateError``), which reaches the user as a traceback."""
+    import multiprocessing
+
     pool.shutdown(wait=False)
     for worker in set(multiprocessing.active_children()) - before:
         worker.terminate()

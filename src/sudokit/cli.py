@@ -28,30 +28,20 @@ from contextlib import ExitStack, contextmanager
 from functools import partial
 from itertools import chain, islice
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
-from tqdm import tqdm
-
-from ._grid import Grid
-from ._parallel import default_jobs
 from ._shape import MAX_SIDE, Shape
-from ._version import __version__
-from .batch import solve_source
-from .canon import canonical_many, ids_of_canonical
-from .difficulty import generate_many, target
-from .engine import unique_solution
 from .errors import ClusterError, GenerationError, NotUniqueError, SudokitError
 from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_grid
-from .generator import SYMMETRIES, Generated, check_options
-from .output import (
-    OUTPUT_OPTIONS,
-    RECORD_FORMATS,
-    csv_header,
-    format_records,
-    options_comment,
-    resume_check,
-    resume_point,
-)
+
+# Each command imports what it runs in its own function, so that a start-up (``sudokit solve``
+# on a small file is mostly start-up) loads no module another command needs: not the logic
+# engine, the generator, the progress bar or the worker pools. tests/test_imports.py checks it.
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from ._grid import Grid
+    from .generator import Generated
 
 __all__ = ["SHAPES_HELP", "main"]
 
@@ -182,21 +172,75 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
 
 def _record_options(p: argparse.ArgumentParser) -> None:
     """The seed and the record options of the commands that make puzzles (generate, hunt)."""
+    from .output import RECORD_FORMATS
+
     p.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
     p.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
     p.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. Every command is declared (``sudokit --help`` lists them),
+    but only ``command``'s options are added (every command's when None): adding them all
+    costs a start-up more than solving a small file does, and imports what their choices are
+    made of (the generator's symmetries, the record formats)."""
     p = argparse.ArgumentParser(
         prog="sudokit",
         description="Generate, solve, rate, explain, print and play Sudoku.",
         epilog=SHAPES_HELP,
     )
-    p.add_argument("--version", action="version", version=f"sudokit {__version__}")
+    p.add_argument(
+        "--version", action=_Version, nargs=0, default=argparse.SUPPRESS, help=_VERSION_HELP
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     par = _parents()
+    commands = {
+        "solve": _solve_parser,
+        "generate": _generate_parser,
+        "hunt": _hunt_parser,
+        "explain": _explain_parser,
+        "rate": _rate_parser,
+        "hint": _hint_parser,
+        "techniques": _techniques_parser,
+        "pdf": _pdf_parser,
+        "svg": _svg_parser,
+        "serve": _serve_parser,
+        "play": _play_parser,
+        "html": _html_parser,
+        "canon": _canon_parser,
+        "bank": _bank_parser,
+    }
+    for name, declare in commands.items():
+        declare(sub, par, command is None or command == name)
+    return p
 
+
+def _command_of(argv: Sequence[str]) -> str:
+    """The command ``argv`` names: its first word that is not an option (the main parser's
+    own options, -h and --version, take no value); "" when there is none."""
+    return next((arg for arg in argv if not arg.startswith("-")), "")
+
+
+class _Version(argparse.Action):
+    """``--version``: the version is read (from the package's metadata) only when asked for."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        from ._version import __version__
+
+        sys.stdout.write(f"sudokit {__version__}\n")
+        parser.exit()
+
+
+_VERSION_HELP = "show program's version number and exit"
+
+
+def _solve_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     s = sub.add_parser(
         "solve",
         parents=[par["source"], par["output"], par["work"]],
@@ -205,6 +249,8 @@ def _parser() -> argparse.ArgumentParser:
         "each solution in the puzzle's own format. Bad lines are reported on stderr with their "
         "line number and skipped; the exit status is then 1.",
     )
+    if not full:
+        return
     s.add_argument(
         "--count",
         action="store_true",
@@ -220,6 +266,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
     s.set_defaults(func=_solve)
 
+
+def _generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     g = sub.add_parser(
         "generate",
         parents=[par["output"], par["work"]],
@@ -230,6 +278,10 @@ def _parser() -> argparse.ArgumentParser:
         "clue by clue). Each record states the seed and index that make it again; the same "
         "arguments and seed give the same output whatever --jobs is, or with --cluster.",
     )
+    if not full:
+        return
+    from .generator import SYMMETRIES
+
     g.add_argument("-n", "--count", type=_positive, default=1, help="how many (default 1)")
     g.add_argument(
         "--shape",
@@ -292,6 +344,8 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--rate", action="store_true", help="rate every puzzle (ER/EP/ED and level)")
     g.set_defaults(func=_generate)
 
+
+def _hunt_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     hu = sub.add_parser(
         "hunt",
         parents=[par["output"], par["work"]],
@@ -304,6 +358,8 @@ def _parser() -> argparse.ArgumentParser:
         "with the puzzle each came from (from=) and its canonical id; progress on stderr and "
         "a summary at the end. See docs/hunt.md.",
     )
+    if not full:
+        return
     hu.add_argument(
         "--min-er", type=float, required=True, metavar="X", help="the least ER a find has"
     )
@@ -350,6 +406,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     hu.set_defaults(func=_hunt)
 
+
+def _explain_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     e = sub.add_parser(
         "explain",
         parents=[par["source"], par["output"]],
@@ -358,6 +416,8 @@ def _parser() -> argparse.ArgumentParser:
         "Sudoku Explainer rating and explanation, then whether the puzzle was solved. With "
         "--format json, JSON lines: one object per step, then one with the outcome, per puzzle.",
     )
+    if not full:
+        return
     e.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     e.add_argument(
         "--candidates", action="store_true", help="print the pencil-mark grid before each step"
@@ -367,6 +427,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     e.set_defaults(func=_explain)
 
+
+def _rate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     r = sub.add_parser(
         "rate",
         parents=[par["source"], par["output"], par["work"]],
@@ -377,9 +439,13 @@ def _parser() -> argparse.ArgumentParser:
         "puzzles without exactly one solution are reported on stderr and skipped; the exit "
         "status is then 1.",
     )
+    if not full:
+        return
     r.add_argument("--format", choices=("serate", "json", "csv"), default="serate")
     r.set_defaults(func=_rate)
 
+
+def _hint_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     h = sub.add_parser(
         "hint",
         parents=[par["one"], par["output"]],
@@ -388,6 +454,8 @@ def _parser() -> argparse.ArgumentParser:
         "to look, at 2 the cells and digits, at 3 the whole deduction. Exit status 0 also for a "
         "solved puzzle (nothing to hint), 1 when no technique applies.",
     )
+    if not full:
+        return
     h.add_argument(
         "--detail",
         type=int,
@@ -398,6 +466,8 @@ def _parser() -> argparse.ArgumentParser:
     h.add_argument("--level", type=int, choices=(1, 2, 3), dest="detail", help=argparse.SUPPRESS)
     h.set_defaults(func=_hint)
 
+
+def _techniques_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     t = sub.add_parser(
         "techniques",
         help="list the techniques and the names --require, --allow and --techniques take",
@@ -405,8 +475,12 @@ def _parser() -> argparse.ArgumentParser:
         "rating, the step names that ratings and explanations print, and the groups that name "
         "several at once. Any of these names is accepted wherever techniques are named.",
     )
+    if not full:
+        return
     t.set_defaults(func=_techniques)
 
+
+def _pdf_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     b = sub.add_parser(
         "pdf",
         parents=[par["source"]],
@@ -417,10 +491,14 @@ def _parser() -> argparse.ArgumentParser:
         "exactly one solution are reported on stderr and left out; the exit status is then 1. "
         "An existing book is replaced only when the new one is complete.",
     )
+    if not full:
+        return
     b.add_argument("-o", "--output", dest="book", required=True, help="the PDF file to write")
     _book_options(b)
     b.set_defaults(func=_pdf)
 
+
+def _svg_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     v = sub.add_parser(
         "svg",
         parents=[par["one"], par["output"]],
@@ -428,6 +506,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Draw one puzzle as an SVG picture, optionally with its pencil marks and "
         "the next logic step highlighted.",
     )
+    if not full:
+        return
     v.add_argument("--candidates", action="store_true", help="draw the pencil marks")
     v.add_argument(
         "--step", action="store_true", help="highlight the next logic step (with pencil marks)"
@@ -435,6 +515,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--size", type=_positive, help="width and height in pixels")
     v.set_defaults(func=_svg)
 
+
+def _serve_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     sv = sub.add_parser(
         "serve",
         help="the puzzle service: an HTTP API over the bank, and the play page",
@@ -444,6 +526,8 @@ def _parser() -> argparse.ArgumentParser:
         "with the play page at / and the API's docs at /api/v1/docs. CPU work runs in worker "
         'processes with a time limit. Needs the server extra: pip install "sudokit[server]".',
     )
+    if not full:
+        return
     sv.add_argument(
         "--db",
         help="the bank: a SQLite file or postgresql://... (default: $SUDOKIT_DB, else "
@@ -467,6 +551,8 @@ def _parser() -> argparse.ArgumentParser:
     sv.add_argument("--access-log", action="store_true", help="log every request")
     sv.set_defaults(func=_serve)
 
+
+def _play_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     w = sub.add_parser(
         "play",
         help="play in the browser (starts the puzzle service on this machine)",
@@ -476,6 +562,8 @@ def _parser() -> argparse.ArgumentParser:
         "undo, checking, and hints from the logic engine. Progress is kept in the browser. "
         'Stop with Ctrl+C. Needs the server extra: pip install "sudokit[server]".',
     )
+    if not full:
+        return
     w.add_argument(
         "--db", help="the bank (default: $SUDOKIT_DB, else sudokit.db in the working folder)"
     )
@@ -495,6 +583,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     w.set_defaults(func=_play)
 
+
+def _html_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     m = sub.add_parser(
         "html",
         parents=[par["source"]],
@@ -504,8 +594,13 @@ def _parser() -> argparse.ArgumentParser:
         "embedded. Bad lines and puzzles without exactly one solution are reported on stderr "
         "and left out; the exit status is then 1.",
     )
+    if not full:
+        return
     m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
     m.set_defaults(func=_html)
+
+
+def _canon_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     c = sub.add_parser(
         "canon",
         parents=[par["source"], par["output"]],
@@ -517,6 +612,8 @@ def _parser() -> argparse.ArgumentParser:
         "Complete grids are taken too. Bad lines are reported on stderr with their line number "
         "and skipped; the exit status is then 1.",
     )
+    if not full:
+        return
     c.add_argument("--id", action="store_true", help="add each puzzle's canonical id")
     c.add_argument(
         "--dedupe",
@@ -531,11 +628,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
     c.set_defaults(func=_canon)
-    _bank_parser(sub, par)
-    return p
 
 
-def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:
+def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -> None:
     db_help = (
         "the bank: a SQLite file, or postgresql://USER:PASSWORD@HOST:PORT/DATABASE (default: "
         "$SUDOKIT_DB, else sudokit.db in the working folder)"
@@ -547,6 +642,11 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser]) -> None:
         "(relabelled, rows or columns swapped, turned) is stored once. SQLite file by default, "
         "PostgreSQL by URL. Schema, URLs and concurrency: docs/bank.md.",
     )
+    if not full:
+        return
+    from .generator import SYMMETRIES
+    from .output import RECORD_FORMATS
+
     k.add_argument("--db", help=db_help)
     ks = k.add_subparsers(dest="bank_command", required=True, metavar="SUBCOMMAND")
     db = argparse.ArgumentParser(add_help=False)
@@ -712,6 +812,8 @@ def _one_puzzle(args: argparse.Namespace) -> Grid:
 
 def _unique(grid: Grid, where: str) -> str | None:
     """None when ``grid`` has one solution, else the message saying what is wrong."""
+    from .engine import unique_solution
+
     try:
         unique_solution(grid)
     except NotUniqueError as e:
@@ -736,12 +838,16 @@ def _output(path: str | None) -> Iterator[TextIO]:
 def _progress(total: int | None, initial: int, err: TextIO) -> tqdm[NoReturn]:
     """A progress bar on ``err`` when it is a terminal (count, rate, and with a total, ETA),
     else a silent one."""
+    from tqdm import tqdm
+
     return tqdm(total=total, initial=initial, file=err, unit=" puzzles", disable=not err.isatty())
 
 
 def _workers(args: argparse.Namespace) -> dict[str, Any]:
     """``jobs`` and ``cluster`` for the library, from ``--jobs`` / ``--cluster``; a usage error
     for a malformed address, an error when Dask is missing (before any work or output)."""
+    from ._parallel import default_jobs
+
     if args.cluster is not None:
         from .cluster import check
 
@@ -756,6 +862,8 @@ def _workers(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _solve(args: argparse.Namespace, err: TextIO) -> int:
+    from .batch import solve_source
+
     status = 0
     source = _source(args)
     with _output(args.output) as out:
@@ -819,6 +927,8 @@ def _canon_records(
 ) -> Iterator[tuple[Record, Grid | None, str, str | None]]:
     """Each record with its canonical form and id (or why it has none), in order; the grids
     of one shape in a chunk go to C in one call."""
+    from .canon import canonical_many, ids_of_canonical
+
     it = iter(records)
     while chunk := list(islice(it, _CANON_CHUNK)):
         found: dict[int, tuple[Grid, str] | str] = {}
@@ -1055,6 +1165,17 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
+    from .difficulty import generate_many, target
+    from .generator import check_options
+    from .output import (
+        OUTPUT_OPTIONS,
+        csv_header,
+        format_records,
+        options_comment,
+        resume_check,
+        resume_point,
+    )
+
     difficulty = {
         "level": args.level,
         "rating": args.er,
@@ -1195,8 +1316,16 @@ def _hunt_seeds(
 
 
 def _hunt(args: argparse.Namespace, err: TextIO) -> int:
+    from .canon import canonical_many, ids_of_canonical
     from .hunt import HuntStats, Vicinity, hunt
-    from .output import format_facts, read_labelled
+    from .output import (
+        csv_header,
+        format_facts,
+        options_comment,
+        read_labelled,
+        resume_check,
+        resume_point,
+    )
 
     try:
         vicinity = Vicinity.parse(args.vicinity)
@@ -1488,6 +1617,7 @@ def _bank(args: argparse.Namespace, *, create: bool = False) -> Any:
 
 
 def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
+    from ._parallel import default_jobs
     from .bank import Refusal, prepared
 
     source = _source(args)
@@ -1630,7 +1760,7 @@ def _bank_served(
 
 
 def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
-    from .output import format_facts
+    from .output import csv_header, format_facts
 
     served = _bank_served(args, with_solution=args.with_solution)
     with _output(args.output) as out:
@@ -1704,7 +1834,8 @@ def _joined_vicinity(argv: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    args = _parser().parse_args(_joined_vicinity(sys.argv[1:] if argv is None else argv))
+    words = _joined_vicinity(sys.argv[1:] if argv is None else argv)
+    args = _parser(_command_of(words)).parse_args(words)
     try:
         status: int = args.func(args, sys.stderr)
         sys.stdout.flush()
