@@ -14,6 +14,14 @@ sides alike). Then ``sudokit solve FILE`` and ``sudokit solve --count FILE`` as 
 whole process too (a script that imports sudokit, reads the file, calls ``solve_many`` and
 writes the solutions); then minimal 9x9 generation on one core, with the clue distribution.
 
+    python benchmarks/bench_engine.py --cli [--baseline DIR]
+
+``--cli`` measures the command line alone, no tdoku: the start-up (``python -c pass``,
+``import sudokit``, ``import sudokit.cli``, ``sudokit --version``: wall and CPU, best of 10)
+and ``sudokit solve [--count] FILE`` against the batch API on sudoku17 and top1465. With
+``--baseline DIR`` (a checkout of another commit whose ``src`` holds built extensions), the
+same commands run from it in turns with this tree's, for a before/after in the same minutes.
+
 For each data set: first solution and uniqueness test (count to 2), through the batch API
 (``solve_many`` / ``count_many``: one call into C per batch) and the one-puzzle API
 (``solve`` / ``is_unique`` in a Python loop). Each figure is the best of a few runs. Then the
@@ -179,26 +187,36 @@ sys.stdout.write("".join(s.to_line() + "\\n" for s in solutions if s is not None
 _ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def whole_process(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of a command run to its end, output thrown away."""
+def whole_process(cmd: list[str], tree: Path | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of a command run to its end, output thrown away; with ``tree``,
+    sudokit is imported from ``tree/src``."""
+    env = _ENV if tree is None else {**_ENV, "PYTHONPATH": str(tree / "src")}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, env=_ENV)
+    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
-def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: int = 1) -> None:
+def cli_vs_batch(
+    name: str,
+    path: Path,
+    grids: list[Grid],
+    rounds: int,
+    copies: int = 1,
+    baseline: Path | None = None,
+) -> None:
     """``sudokit solve [--count] FILE`` (whole process, one job) against the batch API; with
     ``copies``, on a file holding the set that many times (the start-up, importing sudokit,
-    is the same whatever the file: on a bigger one it weighs less)."""
+    is the same whatever the file: on a bigger one it weighs less); with ``baseline``, the
+    command run from that tree too, in turns with this one's (``baseline_*`` figures)."""
     if copies > 1:
         with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
             f.write(path.read_bytes() * copies)
         try:
-            cli_vs_batch(f"{name} x{copies}", Path(f.name), grids * copies, rounds)
+            cli_vs_batch(f"{name} x{copies}", Path(f.name), grids * copies, rounds, 1, baseline)
         finally:
             os.unlink(f.name)
         return
@@ -209,9 +227,15 @@ def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: 
         "count": lambda: sudokit.count_many(grids, limit=1000),  # the CLI's default limit
     }
     whole_process([*exe, "--count", str(path)])  # bytecode written, file cached
+    if baseline is not None:
+        whole_process([*exe, "--count", str(path)], baseline)
     for mode, extra in (("solve", []), ("count", ["--count"])):
         api = best_of(3, api_calls[mode], time.process_time)
-        cli = [whole_process([*exe, *extra, str(path)]) for _ in range(rounds)]
+        cli, before = [], []
+        for _ in range(rounds):
+            cli.append(whole_process([*exe, *extra, str(path)]))
+            if baseline is not None:
+                before.append(whole_process([*exe, *extra, str(path)], baseline))
         batch_script = [sys.executable, "-c", _BATCH_SCRIPT, str(path)]
         script = [whole_process(batch_script) for _ in range(rounds)]
         cli_cpu = min(c for _, c in cli)
@@ -227,10 +251,39 @@ def cli_vs_batch(name: str, path: Path, grids: list[Grid], rounds: int, copies: 
             "cli_over_api": round(api / cli_cpu, 2),
             "load": round(os.getloadavg()[0], 1),
         }
+        if before:
+            record["baseline_cli_per_second_cpu"] = round(n / min(c for _, c in before))
+            record["baseline_cli_over_api"] = round(api / min(c for _, c in before), 2)
         if mode == "solve":
             script_cpu = min(c for _, c in script)
             record["api_script_per_second_cpu"] = round(n / script_cpu)
             record["cli_over_api_script"] = round(script_cpu / cli_cpu, 2)
+        emit(record)
+
+
+def startup(baseline: Path | None, repeats: int = 10) -> None:
+    """Wall and CPU time (each the best of ``repeats``) of starting Python, importing sudokit
+    and its command line, and ``sudokit --version``; from the baseline tree too, in turns."""
+    commands = {
+        "python -c pass": ["-c", "pass"],
+        "import sudokit": ["-c", "import sudokit"],
+        "import sudokit.cli": ["-c", "import sudokit.cli"],
+        "sudokit --version": ["-m", "sudokit", "--version"],
+    }
+    trees: dict[str, Path | None] = {"this": None}
+    if baseline is not None:
+        trees["baseline"] = baseline
+    for what, args in commands.items():
+        runs: dict[str, list[tuple[float, float]]] = {tree: [] for tree in trees}
+        for _ in range(repeats):
+            for tree, where in trees.items():
+                runs[tree].append(whole_process([sys.executable, *args], where))
+        record: dict[str, object] = {"bench": "engine", "startup": what}
+        for tree, times in runs.items():
+            prefix = "" if tree == "this" else "baseline_"
+            record[f"{prefix}wall_ms"] = round(min(w for w, _ in times) * 1000, 1)
+            record[f"{prefix}cpu_ms"] = round(min(c for _, c in times) * 1000, 1)
+        record["load"] = round(os.getloadavg()[0], 1)
         emit(record)
 
 
@@ -262,9 +315,22 @@ def main() -> None:
     )
     ap.add_argument("--tdoku-dir", type=Path, help="where tdoku is built (kept for next time)")
     ap.add_argument("--rounds", type=int, default=3, help="turns each side takes (--tdoku)")
+    ap.add_argument(
+        "--cli", action="store_true", help="the command line alone: start-up, solve FILE vs API"
+    )
+    ap.add_argument("--baseline", type=Path, help="with --cli: a tree to compare with, in turns")
     args = ap.parse_args()
     emit({"bench": "engine", "event": "start", "engine_path": sudokit._engine.path(), **machine()})
     repeats = 1 if args.quick else 3
+    if args.cli:
+        startup(args.baseline)
+        for name in ("sudoku17", "top1465"):
+            path = data_file(SETS[name])
+            if path is None:
+                emit({"bench": "engine", "set": name, "skipped": "data file absent"})
+                continue
+            cli_vs_batch(name, path, load_grids(SETS[name]), args.rounds, baseline=args.baseline)
+        return
     if args.tdoku:
         where = args.tdoku_dir or Path(tempfile.mkdtemp(prefix="tdoku-"))
         program = build_tdoku(where)
