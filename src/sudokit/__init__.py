@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's, without importing typing: type checkers take it as True
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
     from ._grid import Grid
     from ._shape import MAX_SIDE, Shape

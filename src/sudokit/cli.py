@@ -18,8 +18,6 @@ Exit status, the same in every command:
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
 import sys
 import time
@@ -27,7 +25,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import partial
 from itertools import chain, islice
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from ._shape import MAX_SIDE, Shape
@@ -893,6 +890,8 @@ _CANON_CHUNK = 2048  # records canonicalised per call into C
 
 
 def _canon(args: argparse.Namespace, err: TextIO) -> int:
+    import json
+
     status = 0
     seen: set[str] = set()
     source = _source(args)
@@ -976,6 +975,9 @@ _RATE_CLUSTER_CHUNK = 4  # puzzles a task when rating on a Dask cluster
 
 
 def _rate(args: argparse.Namespace, err: TextIO) -> int:
+    import csv
+    import json
+
     from .batch import map_grids
     from .rating import rate_many
 
@@ -1019,6 +1021,8 @@ def _rate(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _explain(args: argparse.Namespace, err: TextIO) -> int:
+    import json
+
     from .logic import Candidates, select, solve_steps
 
     try:
@@ -1165,6 +1169,8 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
+    from pathlib import Path
+
     from .difficulty import generate_many, target
     from .generator import check_options
     from .output import (
@@ -1316,6 +1322,8 @@ def _hunt_seeds(
 
 
 def _hunt(args: argparse.Namespace, err: TextIO) -> int:
+    from pathlib import Path
+
     from .canon import canonical_many, ids_of_canonical
     from .hunt import HuntStats, Vicinity, hunt
     from .output import (
@@ -1575,6 +1583,8 @@ def _play(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _html(args: argparse.Namespace, err: TextIO) -> int:
+    from pathlib import Path
+
     from .web.page import offline_page, puzzle_data
 
     source = _source(args)
@@ -1800,6 +1810,8 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _bank_stats(args: argparse.Namespace, err: TextIO) -> int:
+    import json
+
     with _bank(args) as bank:
         stats = bank.stats()
     if args.json:

@@ -55,9 +55,7 @@ is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
-import json
 import math
 import os
 import re
@@ -66,7 +64,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import chain, islice, repeat
-from pathlib import Path
 from typing import Generic, TextIO, TypeVar
 
 from ._candidates import format_candidates, format_candidates_line, parse_candidates
@@ -90,6 +87,9 @@ from ._text import (
     to_error,
 )
 from .errors import InvalidPuzzleError, InvalidShapeError
+
+# json and csv are imported where a record of theirs is read or written: the start-up of
+# ``sudokit solve`` on puzzle lines (tests/test_imports.py) needs neither.
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -231,6 +231,8 @@ def _json_cells(
 ) -> tuple[Shape, bytes]:
     """A grid from a JSON object (``shape`` and ``cells`` or ``grid``; ``puzzle`` is read as
     ``cells``, so sudokit's generated records read back) or a list of rows."""
+    import json
+
     try:
         obj = json.loads(text)
     except RecursionError:
@@ -441,6 +443,8 @@ def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None =
 
 def to_json(grid: Grid) -> str:
     """``{"shape": "3x3", "cells": "53..7...."}`` (a ``grid`` list of rows past 61 digits)."""
+    import json
+
     n = grid.shape.n
     if n <= len(DEFAULT_ALPHABET):
         return json.dumps({"shape": str(grid.shape), "cells": format_line(grid)})
@@ -732,8 +736,7 @@ class PuzzleSource:
     def _kind(cls, source: str) -> str:
         if len(source) > cls._PATH_MAX or "\n" in source:
             return "text"
-        path = Path(source)
-        if path.exists():
+        if os.path.exists(source):
             return "file"
         # Not a file: puzzle text if it reads as one puzzle, else a mistyped file name.
         parsed = list(read_puzzles([source]))
@@ -758,7 +761,7 @@ class PuzzleSource:
 
     def count(self) -> int | None:
         """The number of puzzles in a file (a quick pass), or None for other sources."""
-        if self.kind != "file" or not Path(self.source).is_file():
+        if self.kind != "file" or not os.path.isfile(self.source):
             return None
         return sum(1 for _ in self.records())
 
@@ -797,6 +800,8 @@ def _csv_columns(s: str) -> dict[str, int]:
 
 def _csv_puzzle(s: str, columns: dict[str, int], shape: Shape | None) -> tuple[str, Shape | None]:
     """A CSV row's puzzle text, and its shape where a ``shape`` column states one."""
+    import csv
+
     row = next(csv.reader([s]))
     at = columns["puzzle"]
     text = row[at].strip() if at < len(row) else s
@@ -1069,6 +1074,8 @@ class RecordReader(Generic[T]):
                 row = None
                 raw = tee.raw.get(rec.line, "")
                 if tee.columns is not None and rec.fmt == "line" and "," in raw:
+                    import csv
+
                     values = next(csv.reader([raw]), [])
                     if len(values) == len(tee.columns):
                         row = dict(zip(tee.columns, values, strict=True))
