@@ -107,9 +107,12 @@ def test_errors_sent_back_by_workers_keep_their_fields(
     from sudokit.errors import GenerationError, NotUniqueError
 
     source = tmp_path / "two.txt"
-    source.write_text("." * 81 + "\n", encoding="utf-8")
+    source.write_text("." * 81 + "\n" + "." * 81 + "\n", encoding="utf-8")  # 2: workers start
     assert main(["rate", str(source), "-j", "2"]) == 1
-    assert capsys.readouterr().err.endswith("line 1: more than one solution\n")
+    err = capsys.readouterr().err.splitlines()
+    assert [line.rpartition(", ")[2] for line in err] == [
+        f"line {i}: more than one solution" for i in (1, 2)
+    ]
     again = pickle.loads(pickle.dumps(NotUniqueError("no", solutions=2)))
     assert (type(again), str(again), again.solutions) == (NotUniqueError, "no", 2)
     closest = pickle.loads(pickle.dumps(GenerationError("gave up", closest=(1, 2))))

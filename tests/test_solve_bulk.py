@@ -10,6 +10,7 @@ cut into blocks anywhere (the block size is drawn small).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sudokit import _engine, batch
+from sudokit import Grid, _engine, batch, read_puzzles
 from sudokit.cli import main
 
 KNOWN = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -177,3 +178,16 @@ def test_standard_input_through_a_pipe_takes_the_bulk_path(tmp_path: Path) -> No
     assert piped.stdout == named.stdout and piped.stdout.count("\n") == 400
     assert piped.stderr == named.stderr.replace(str(path), "<stdin>")
     assert piped.stderr.count("no solution") == 200
+
+
+def _pids(grids: list[Grid]) -> list[int]:
+    """Which process handled each grid."""
+    return [os.getpid()] * len(grids)
+
+
+def test_worker_processes_only_for_more_than_one_chunk() -> None:
+    records = list(read_puzzles([KNOWN] * 3))
+    one = {pid for _, pid in batch.map_grids(_pids, records, jobs=2, chunk=3)}
+    assert one == {os.getpid()}  # one chunk: solved here, no pool started for it
+    more = {pid for _, pid in batch.map_grids(_pids, records, jobs=2, chunk=2)}
+    assert more and os.getpid() not in more  # two chunks: the workers take them

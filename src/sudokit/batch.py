@@ -16,7 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from typing import BinaryIO, TypeVar
 
 from . import _engine
@@ -74,14 +74,20 @@ def map_grids(
     """Yield ``(record, result)`` for every record in input order, where ``fn`` maps each
     chunk's good grids to their results (``None`` for records that failed to parse).
 
-    ``fn`` runs in ``jobs`` worker processes when ``jobs > 1``, or as tasks on the Dask
-    cluster at the address ``cluster`` (then it must pickle: a module-level function or a
-    ``functools.partial`` of one).
+    ``fn`` runs in ``jobs`` worker processes when ``jobs > 1`` and there is more than one
+    chunk, or as tasks on the Dask cluster at the address ``cluster`` (then it must pickle: a
+    module-level function or a ``functools.partial`` of one).
     """
+    chunks = _chunks(records, chunk)
+    ahead = list(islice(chunks, 2))
+    if len(ahead) < 2 and cluster is None:
+        # One chunk of work (a puzzle given on the command line, a short file): starting
+        # worker processes would cost more than the work, seconds on a busy machine.
+        jobs = 1
     in_flight: deque[list[Record]] = deque()
 
     def tasks() -> Iterator[list[Grid]]:
-        for c in _chunks(records, chunk):
+        for c in chain(ahead, chunks):
             in_flight.append(c)
             yield [r.grid for r in c if r.grid is not None]
 
