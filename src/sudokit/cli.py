@@ -177,10 +177,11 @@ def _record_options(p: argparse.ArgumentParser) -> None:
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command line's parser. Every command is declared (``sudokit --help`` lists them),
-    but only ``command``'s options are added (every command's when None): adding them all
-    costs a start-up more than solving a small file does, and imports what their choices are
-    made of (the generator's symmetries, the record formats)."""
+    """The command line's parser, for ``command`` (every command when None). A command's
+    parser, and the others', cost a start-up more than solving a small file does (and import
+    what their choices are made of: the generator's symmetries, the record formats), so only
+    ``command`` is made; with no known command, every command is declared without its
+    options, for the main help and the error that names the commands."""
     p = argparse.ArgumentParser(
         prog="sudokit",
         description="Generate, solve, rate, explain, print and play Sudoku.",
@@ -208,7 +209,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         "bank": _bank_parser,
     }
     for name, declare in commands.items():
-        declare(sub, par, command is None or command == name)
+        if command is None or command == name:
+            declare(sub, par, True)
+        elif command not in commands:  # for the main help, or the error naming the commands
+            declare(sub, par, False)
     return p
 
 
