@@ -48,7 +48,7 @@ HEAVY = {
     "pathlib",
 }
 
-#: The sudokit modules ``sudokit solve`` runs on 9x9 puzzle lines.
+#: The sudokit modules ``sudokit solve`` runs on 9x9 puzzle lines (at most: fewer is better).
 SOLVE = {
     "sudokit",
     "sudokit._candidates",
@@ -111,7 +111,7 @@ def test_sudokit_solve_loads_only_what_it_runs(tmp_path: Path) -> None:
             "from sudokit.cli import main\nstatus = main(sys.argv[1:])\nassert status == 1",
             *argv,
         )
-        assert {m for m in loaded if m.startswith("sudokit")} == SOLVE, argv
+        assert {m for m in loaded if m.startswith("sudokit")} <= SOLVE, argv
         assert not _heavy(loaded), argv
 
 
