@@ -32,13 +32,7 @@ typedef uint64_t ch_mask_t;
 
 enum { CH_K_CYCLE = 0, CH_K_FORCING, CH_K_BINARY, CH_K_CELL, CH_K_REGION };
 
-/* A popcount that stays inline (__builtin_popcountll is a libgcc call without -mpopcnt). */
-static inline int ch_popcount(ch_mask_t m) {
-    m = m - ((m >> 1) & 0x5555555555555555ULL);
-    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
-    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)((m * 0x0101010101010101ULL) >> 56);
-}
+static inline int ch_popcount(ch_mask_t m) { return dm_count(m); }
 /* More than one bit set. */
 static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
 /* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
@@ -179,8 +173,15 @@ static _Thread_local int ch_out_of_memory;
 
 /* Make room for `extra` more ints.  Return 0, or -1 (and flag out_of_memory) when memory ran
  * out; the vector is then unchanged. */
-static int ch_iv_reserve(ch_IVec *v, int extra) {
-    if (v->len + extra <= v->cap) return 0;
+static int ch_iv_grow(ch_IVec *v, int extra);
+
+static inline int ch_iv_reserve(ch_IVec *v, int extra) {
+    if (__builtin_expect(v->len + extra <= v->cap, 1)) return 0;
+    return ch_iv_grow(v, extra);
+}
+
+/* ch_iv_reserve when the vector is full. */
+static int ch_iv_grow(ch_IVec *v, int extra) {
     int cap = v->cap ? v->cap : 256;
     while (cap < v->len + extra) {
         if (cap > INT32_MAX / 2) { ch_out_of_memory = 1; return -1; }
@@ -193,7 +194,7 @@ static int ch_iv_reserve(ch_IVec *v, int extra) {
 }
 
 /* Append x.  Return 0, or -1 (vector unchanged, out_of_memory set). */
-static int ch_iv_push(ch_IVec *v, int x) {
+static inline int ch_iv_push(ch_IVec *v, int x) {
     if (ch_iv_reserve(v, 1)) return -1;
     v->a[v->len++] = x;
     return 0;
@@ -235,11 +236,12 @@ typedef struct {
 
 /* Reachability between "on" candidates in static chains (on -> off -> on), by strongly
  * connected components: reach + comp[cand] * nw is the bit set of candidates whose "on" an
- * "on" of cand leads to. Built per loop (ch_reach_build); ok is 0 when not built. */
+ * "on" of cand leads to; csize[comp[cand]] is the size of cand's component. Built for the
+ * links of a loop (ch_reach_build; y says with y links); ok is 0 when not built. */
 typedef struct {
-    int ok, nw, cap;
+    int ok, y, nw, cap;
     uint64_t *reach;
-    int *comp, *start, *idx, *low, *stk, *call, *it, *adj;
+    int *comp, *csize, *start, *idx, *low, *stk, *call, *it, *adj;
     char *onstk;
 } ch_Reach;
 
@@ -252,7 +254,7 @@ struct ch_Engine {
     const uint8_t *values;
     ch_mask_t *cand;
     ch_mask_t *pos;         /* nunit * n: places of digit d in unit u (bit i: unit cell i) */
-    ch_mask_t *src_buf, *srcpos;  /* do_chaining's copies of cand and pos at its start */
+    ch_mask_t *src_buf, *srcpos;  /* cand and pos as the run began (do_chaining restores them) */
     int *empties;           /* nunit: empty cells of each unit */
     ch_mask_t *livecell;    /* ncell: digits whose "off" has a consequence (ch_set_live) */
     ch_mask_t *livepos;     /* nunit * n: the same by unit and digit, as places */
@@ -287,6 +289,10 @@ struct ch_Engine {
      * can only find dearer hints are cut short (see ch_cap) */
     int bounded, bound_cx;
     double bound_d;
+    /* ch_cap's answers for the current bound (a binary search each: kept until it moves) */
+    int ncaps;
+    double cap_base[4];
+    int cap_val[4];
 };
 
 /* The node pool keeps one slot past its capacity: when growing fails, the new node goes there
@@ -294,7 +300,18 @@ struct ch_Engine {
  * a well-formed node and the engine runs out with e->failed set.  Closures have a sink of their
  * own (id -1, see clos_at); hints are simply not made.  engine_new allocates every pool, so
  * none is ever NULL.  tests/test_c_faults.py fails each allocation in turn under ASan. */
-static int ch_node_new(ch_Engine *e, int key, int cause) {
+static int ch_node_grow(ch_Engine *e, int key, int cause);
+
+static inline int ch_node_new(ch_Engine *e, int key, int cause) {
+    if (__builtin_expect(e->nnodes == e->capnodes, 0)) return ch_node_grow(e, key, cause);
+    ch_Node *nd = e->nodes + e->nnodes;
+    nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
+    nd->nested_cx = -1; nd->nested_sig = 0;
+    return e->nnodes++;
+}
+
+/* ch_node_new when the pool is full: grow it, or use the sink. */
+static int ch_node_grow(ch_Engine *e, int key, int cause) {
     ch_Node *nd;
     if (e->nnodes == e->capnodes) {
         ch_Node *a = e->capnodes < INT32_MAX / 4 ? realloc(e->nodes, sizeof(ch_Node) * ((size_t)e->capnodes * 2 + 1)) : NULL;
@@ -407,25 +424,31 @@ static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_
  * called before p's own candidate is removed from the grid. */
 static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) {
     int q = ch_node_new(e, pr.key, pr.cause);
-    ch_node_parent(e, q, p);
+    ch_mask_t gone = 0;
+    const ch_Geo *g = e->g;
+    int n = g->n, cand = pr.key >> 1, c = cand / n, d = cand % n;
     if (src && (pr.key & 1)) {
-        const ch_Geo *g = e->g;
-        int n = g->n, cand = pr.key >> 1, c = cand / n, d = cand % n;
-        if (pr.cause == CH_CAUSE_CELL) {
-            ch_mask_t gone = src[c] & ~e->cand[c];
-            while (gone) {
-                int v = ch_lowbit(gone); gone &= gone - 1;
-                ch_node_parent(e, q, e->off_map[c * n + v]);
-            }
-        } else {
-            const int *uc = g->unit_cells + pr.cause * n;
-            ch_mask_t gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
-            while (gone) {
-                int i = ch_lowbit(gone); gone &= gone - 1;
-                ch_node_parent(e, q, e->off_map[uc[i] * n + d]);
-            }
+        if (pr.cause == CH_CAUSE_CELL) gone = src[c] & ~e->cand[c];
+        else gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
+    }
+    /* the parents in one go: p, then the hidden ones */
+    if (ch_iv_reserve(&e->par, 1 + ch_popcount(gone))) { e->failed = 1; return q; }
+    int *par = e->par.a + e->par.len, np = 0;
+    par[np++] = p;
+    if (gone && pr.cause == CH_CAUSE_CELL) {
+        while (gone) {
+            int v = ch_lowbit(gone); gone &= gone - 1;
+            par[np++] = e->off_map[c * n + v];
+        }
+    } else if (gone) {
+        const int *uc = g->unit_cells + pr.cause * n;
+        while (gone) {
+            int i = ch_lowbit(gone); gone &= gone - 1;
+            par[np++] = e->off_map[uc[i] * n + d];
         }
     }
+    e->par.len += np;
+    e->nodes[q].np = np;
     return q;
 }
 
@@ -601,7 +624,7 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 #define CH_REACH_MAX 4096
 
 static void ch_reach_free(ch_Reach *r) {
-    free(r->reach); free(r->comp); free(r->start); free(r->idx); free(r->low); free(r->stk);
+    free(r->reach); free(r->comp); free(r->csize); free(r->start); free(r->idx); free(r->low); free(r->stk);
     free(r->call); free(r->it); free(r->adj); free(r->onstk);
     memset(r, 0, sizeof *r);
 }
@@ -621,6 +644,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->nw = nw;
         r->reach = malloc(sizeof(uint64_t) * (size_t)ncand * (size_t)nw);
         r->comp = malloc(sizeof(int) * (size_t)ncand);
+        r->csize = malloc(sizeof(int) * (size_t)ncand);
         r->start = malloc(sizeof(int) * ((size_t)ncand + 1));
         r->idx = malloc(sizeof(int) * (size_t)ncand);
         r->low = malloc(sizeof(int) * (size_t)ncand);
@@ -630,7 +654,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->onstk = malloc((size_t)ncand);
         r->cap = 16 * ncand;
         r->adj = malloc(sizeof(int) * (size_t)r->cap);
-        if (!r->reach || !r->comp || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
+        if (!r->reach || !r->comp || !r->csize || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
             !r->it || !r->onstk || !r->adj) {
             ch_reach_free(r);
             e->failed = 1;
@@ -688,6 +712,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             int id = ncomp++;
             uint64_t *set = r->reach + (size_t)id * (size_t)nw;
             memset(set, 0, sizeof(uint64_t) * (size_t)nw);
+            r->csize[id] = sp - first;
             for (int i = first; i < sp; i++) {
                 int w = r->stk[i];
                 r->onstk[w] = 0; r->comp[w] = id;
@@ -705,7 +730,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             sp = first;
         }
     }
-    r->ok = 1;
+    r->ok = 1; r->y = y_links;
 }
 
 static inline int ch_reaches(const ch_Reach *r, int from, int to) {
@@ -738,9 +763,12 @@ static int ch_prune_at(double base, double dbest, int cbest);
  * key), or INT32_MAX when there is none yet or every hint is wanted. A static chain's node count
  * is its length, so the breadth-first searches stop at that depth: what lies beyond could only
  * give hints that are never taken. */
-static int ch_cap(const ch_Engine *e, double base) {
+static int ch_cap(ch_Engine *e, double base) {
     if (!e->best_only || !e->bounded) return INT32_MAX;
-    return ch_prune_at(base, e->bound_d, e->bound_cx) - 1;
+    for (int i = 0; i < e->ncaps; i++) if (e->cap_base[i] == base) return e->cap_val[i];
+    int cap = ch_prune_at(base, e->bound_d, e->bound_cx) - 1;
+    if (e->ncaps < 4) { e->cap_base[e->ncaps] = base; e->cap_val[e->ncaps++] = cap; }
+    return cap;
 }
 
 /* Cycles through ``src`` of at most ``cap`` nodes (a cycle found at length L has L). */
@@ -755,6 +783,13 @@ static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVe
      * to ``src`` (the strong links of its candidate). */
     ch_Proto closing[8];
     int nclosing = ch_off_to_on(e, skey >> 1, y_links, x_links, closing);
+    /* Every "on" of a cycle through src lies in src's strongly connected component, and an
+     * "on" outside it never makes a node that one inside would have made (its "off"s lead
+     * only outside, or src would reach back through it): the search leaves those out and
+     * finds the same cycles with the same nodes. A reach built with more links has larger
+     * components, which is as exact. */
+    const int *comp = e->reach.ok && (e->reach.y || !y_links) ? e->reach.comp : NULL;
+    int scomp = comp ? comp[skey >> 1] : -1;
     ch_set_clear(e);
     ch_set_add(e, 1, src);
     ch_iv_push(&pon, src);
@@ -783,7 +818,7 @@ static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVe
             for (int j = 0; j < k; j++) {
                 int key = made[j].key, cycle = length >= 4 && key == skey;
                 int fresh = e->on_map[key >> 1] < 0;
-                if (!cycle && !fresh) continue;
+                if (!cycle && (!fresh || (comp && comp[key >> 1] != scomp))) continue;
                 int q = ch_make_node(e, p, made[j], NULL);
                 if (cycle) ch_iv_push(cycles, q);
                 if (fresh) { ch_iv_push(&pon, q); ch_set_add(e, 1, q); }
@@ -939,7 +974,10 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     ch_IVec cycles = e->ucycles, chains = e->uchains;  /* the engine's buffers */
     cycles.len = chains.len = 0;
     int p_on = ch_node_new(e, cand * 2 + 1, CH_CAUSE_NONE);
-    ch_do_cycles(e, p_on, y_links, x_links, &cycles, cap_cycle);
+    /* a cycle through cand needs another "on" in its component (ch_do_cycles) */
+    const ch_Reach *r = &e->reach;
+    if (!r->ok || !(r->y || !y_links) || r->csize[r->comp[cand]] > 1)
+        ch_do_cycles(e, p_on, y_links, x_links, &cycles, cap_cycle);
     if (x_links) {
         if (ch_forcing_exists(e, cand, y_links, 1))
             ch_do_forcing_chains(e, p_on, y_links, &chains, cap_forcing);
@@ -960,6 +998,7 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
         if (!e->bounded || h->difficulty < e->bound_d ||
             (h->difficulty == e->bound_d && h->complexity < e->bound_cx)) {
             e->bounded = 1; e->bound_d = h->difficulty; e->bound_cx = h->complexity;
+            e->ncaps = 0;
         }
     }
 }
@@ -998,9 +1037,11 @@ static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
 
 static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     const ch_Geo *g = e->g;
-    ch_set_live(e, y_links, x_links);
-    if (x_links) ch_reach_build(e, y_links);
-    else e->reach.ok = 0;
+    /* The y loop's cycles use the reach of the xy loop (more links, larger components: as
+     * exact); it is built here once for both. The grid does not change between the loops. */
+    if (!x_links) { ch_set_live(e, 1, 1); ch_reach_build(e, 1); ch_set_live(e, y_links, x_links); }
+    else if (y_links && e->reach.ok && e->reach.y) ch_set_live(e, y_links, x_links);
+    else { ch_set_live(e, y_links, x_links); ch_reach_build(e, y_links); }
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
         if (e->values[c] || ch_popcount(m) <= 1) continue;
@@ -1022,10 +1063,9 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
     /* the engine's buffers: do_chaining never runs inside itself on one engine (nested
-     * chains run in inner engines) */
-    ch_mask_t *src = e->src_buf;
-    memcpy(src, e->cand, sizeof(ch_mask_t) * ncell);
-    memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * nu * n);
+     * chains run in inner engines); the grid it starts from is always the run's, of which
+     * src_buf and srcpos are the copies (ch_engine_run) */
+    const ch_mask_t *src = e->src_buf;
     int y_links = !e->nishio, found = 0;
     ch_IVec qon = e->qon, qoff = e->qoff, adv = e->adv;
     qon.len = qoff.len = adv.len = 0;
@@ -1077,8 +1117,10 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
         }
     }
 done:
-    memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
-    memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
+    if (e->dynamic) {  /* only dynamic chaining removes candidates */
+        memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
+        memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
+    }
     e->qon = qon; e->qoff = qoff; e->adv = adv;
     return found;
 }
@@ -1099,21 +1141,32 @@ static int ch_closure_store(ch_Engine *e, int found, int aon, int aoff) {
         e->clos = a; e->capclos *= 2;
     }
     ch_Closure *cl = e->clos + e->nclos;
+    if (ch_iv_reserve(&e->cpool, 2 * (e->on_ord.len + e->off_ord.len))) {
+        e->failed = 1;
+        *cl = (ch_Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
+        ch_set_clear(e);
+        return e->nclos++;
+    }
+    /* the pairs in insertion order; the sets are cleared on the way */
+    int *out = e->cpool.a + e->cpool.len;
     cl->on_start = e->cpool.len;
+    cl->on_len = e->on_ord.len;
     for (int i = 0; i < e->on_ord.len; i++) {
         int cand = e->on_ord.a[i];
-        ch_iv_push2(&e->cpool, cand, e->on_map[cand]);
+        *out++ = cand; *out++ = e->on_map[cand];
+        e->on_map[cand] = -1;
     }
-    cl->on_len = (e->cpool.len - cl->on_start) / 2;
-    cl->off_start = e->cpool.len;
+    cl->off_start = cl->on_start + 2 * cl->on_len;
+    cl->off_len = e->off_ord.len;
     for (int i = 0; i < e->off_ord.len; i++) {
         int cand = e->off_ord.a[i];
-        ch_iv_push2(&e->cpool, cand, e->off_map[cand]);
+        *out++ = cand; *out++ = e->off_map[cand];
+        e->off_map[cand] = -1;
     }
-    cl->off_len = (e->cpool.len - cl->off_start) / 2;
+    e->cpool.len = cl->off_start + 2 * cl->off_len;
+    e->on_ord.len = e->off_ord.len = 0;
     cl->absurd_on = found ? aon : -1;
     cl->absurd_off = found ? aoff : -1;
-    ch_set_clear(e);
     return e->nclos++;
 }
 
@@ -1245,6 +1298,44 @@ static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
     free(ron.a); free(roff.a);
 }
 
+/* The "off" half of SE's doBinaryChaining for candidate ``cand`` (``on``: the closure of its
+ * "on"): the contradiction its "off" leads to, and with ``do_double`` the potentials both
+ * lead to. */
+static void ch_off_branch(ch_Engine *e, int cand, const ch_Closure *on, int do_contra, int do_double) {
+    int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
+    ch_set_clear(e);
+    int p_off = ch_node_new(e, p_off_key, CH_CAUSE_NONE);
+    ch_set_add(e, 0, p_off);
+    int aon = -1, aoff = -1;
+    int found = ch_do_chaining(e, &aon, &aoff);
+    int off_id = ch_closure_store(e, found, aon, aoff);
+    ch_Closure off = *ch_clos_at(e, off_id);
+    if (do_contra && found) ch_binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
+    if (!do_double) return;
+    int gen = ++e->gen;
+    const int *a = e->cpool.a + off.on_start;
+    for (int i = 0; i < off.on_len; i++) {
+        e->scratch[a[2 * i]] = gen;
+        e->lookup[a[2 * i]] = a[2 * i + 1];
+    }
+    const int *b = e->cpool.a + on->on_start;
+    for (int i = 0; i < on->on_len; i++)
+        if (e->scratch[b[2 * i]] == gen)
+            ch_binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
+    gen = ++e->gen;
+    a = e->cpool.a + off.off_start;
+    for (int i = 0; i < off.off_len; i++) {
+        e->scratch[a[2 * i]] = gen;
+        e->lookup[a[2 * i]] = a[2 * i + 1];
+    }
+    b = e->cpool.a + on->off_start;
+    for (int i = 0; i < on->off_len; i++)
+        if (e->scratch[b[2 * i]] == gen) {
+            int q = e->lookup[b[2 * i]];
+            ch_binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
+        }
+}
+
 static void ch_cell_chains(ch_Engine *e, int c, int card) {
     const ch_Geo *g = e->g;
     int n = g->n;
@@ -1258,43 +1349,13 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
         int do_contra = e->dynamic || e->nishio;
         int id = ch_closure_on(e, cand);
         ch_Closure on = *ch_clos_at(e, id);
-        int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
+        int p_on_key = cand * 2 + 1;
         if (do_contra && on.absurd_on >= 0)
             ch_binary_hint(e, on.absurd_on, on.absurd_off, p_on_key, on.on_len > 0 ?
                         e->cpool.a[on.on_start + 1] : -1, 1, 0);
-        /* off branch */
-        ch_set_clear(e);
-        int p_off = ch_node_new(e, p_off_key, CH_CAUSE_NONE);
-        ch_set_add(e, 0, p_off);
-        int aon = -1, aoff = -1;
-        int found = ch_do_chaining(e, &aon, &aoff);
-        int off_id = ch_closure_store(e, found, aon, aoff);
-        ch_Closure off = *ch_clos_at(e, off_id);
-        if (do_contra && found) ch_binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
-        if (do_double) {
-            int gen = ++e->gen;
-            const int *a = e->cpool.a + off.on_start;
-            for (int i = 0; i < off.on_len; i++) {
-                e->scratch[a[2 * i]] = gen;
-                e->lookup[a[2 * i]] = a[2 * i + 1];
-            }
-            const int *b = e->cpool.a + on.on_start;
-            for (int i = 0; i < on.on_len; i++)
-                if (e->scratch[b[2 * i]] == gen)
-                    ch_binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
-            gen = ++e->gen;
-            a = e->cpool.a + off.off_start;
-            for (int i = 0; i < off.off_len; i++) {
-                e->scratch[a[2 * i]] = gen;
-                e->lookup[a[2 * i]] = a[2 * i + 1];
-            }
-            b = e->cpool.a + on.off_start;
-            for (int i = 0; i < on.off_len; i++)
-                if (e->scratch[b[2 * i]] == gen) {
-                    int q = e->lookup[b[2 * i]];
-                    ch_binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
-                }
-        }
+        /* the "off" branch: SE runs it always, but only contradictions and double chains
+         * read it (static multiple chains use neither), and it changes nothing else */
+        if (do_contra || do_double) ch_off_branch(e, cand, &on, do_contra, do_double);
         if (!e->nishio) ch_region_chainings(e, c, d, id);
         dig_cl[nd++] = id;
         ch_Closure *cl = ch_clos_at(e, id);
@@ -1626,7 +1687,7 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
 static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
-    e->bounded = 0;
+    e->bounded = 0; e->ncaps = 0; e->reach.ok = 0;
     ch_set_clear(e);
     for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
 }
@@ -1664,6 +1725,8 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
             for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] |= (ch_mask_t)1 << ui[t];
         }
     }
+    memcpy(e->src_buf, e->cand, sizeof(ch_mask_t) * g->ncell);
+    memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * g->nunit * n);
     if (e->multiple || e->dynamic) ch_multiple_chains(e);
     else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
     if (!e->best_only)

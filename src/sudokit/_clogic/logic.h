@@ -38,7 +38,14 @@ typedef struct { uint64_t w[LG_MAXW]; } cset;
 
 /* ------------------------------------------------------------------ bit helpers */
 
-static inline int dm_count(dmask m) { return __builtin_popcountll(m); }
+/* A popcount that stays inline: __builtin_popcountll is a libgcc call without -mpopcnt, and
+ * the build targets plain x86-64 (measured: the call was 2-3% of a rating's time). */
+static inline int dm_count(dmask m) {
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
 static inline int dm_low(dmask m) { return __builtin_ctzll(m); }  /* index of the lowest bit */
 static inline int dm_single(dmask m) { return m && !(m & (m - 1)); }
 /* for (each digit index d0 in m, ascending) -- d0 is 0-based; the digit is d0 + 1 */
@@ -76,7 +83,7 @@ static inline int cs_empty(const cset *a, int nw) {
 }
 static inline int cs_count(const cset *a, int nw) {
     int k = 0;
-    for (int i = 0; i < nw; i++) k += __builtin_popcountll(a->w[i]);
+    for (int i = 0; i < nw; i++) k += dm_count(a->w[i]);
     return k;
 }
 /* The lowest cell, or -1 when empty. */
