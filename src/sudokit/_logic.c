@@ -50,7 +50,10 @@ static void sink_reset(lsink *o, int want, double max_rating) {
     o->max_rating = max_rating;
 }
 
+static void ch_sink_free(lsink *o);  /* chains.c: the kept chain engines */
+
 static void sink_free(lsink *o) {
+    ch_sink_free(o);
     free(o->steps);
     for (int p = 0; p < P_NPARTS; p++) { free(o->pool[p].a); free(o->cur[p].a); }
     memset(o, 0, sizeof *o);

@@ -1688,6 +1688,11 @@ static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
     e->bounded = 0; e->ncaps = 0; e->reach.ok = 0;
+    if (e->gen > (1 << 30)) {  /* an engine kept for long: start the stamps over */
+        memset(e->stamp, 0, sizeof(int) * 2 * (size_t)e->g->ncand);
+        memset(e->scratch, 0, sizeof(int) * (size_t)e->g->ncand);
+        e->gen = 0;
+    }
     ch_set_clear(e);
     for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
 }
@@ -1976,16 +1981,46 @@ static int ch_ancestors_capped(ch_Engine *e, int node, int cap) {
 
 /* Run one producer and emit its cheapest hint (SE's order: unrounded difficulty, complexity,
  * sort key, discovery). */
+static void ch_sink_free(lsink *o) {
+    for (int i = 0; i < LS_NCHAIN_ENGINES; i++) {
+        ch_engine_free(o->chain_engines[i]);
+        o->chain_engines[i] = NULL;
+    }
+}
+
+/* The sink's engine for producer ``sp`` on shape ``g``: the one kept from an earlier call
+ * (growing its pools again on every call was a tenth of the chains' time), or a new one; NULL
+ * when memory ran out. An engine whose search failed is never kept. */
+static ch_Engine *ch_sink_engine(lsink *out, const ch_Geo *g, ch_spec sp) {
+    int slot = !sp.multiple && !sp.dynamic ? 0 : (sp.nishio ? 1 : (!sp.dynamic ? 2 : 3 + sp.nesting));
+    if (slot >= LS_NCHAIN_ENGINES) return ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
+    ch_Engine *e = out->chain_engines[slot];
+    if (e && e->g == g) return e;
+    ch_engine_free(e);
+    out->chain_engines[slot] = e = ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
+    return e;
+}
+
+/* Give back an engine from ch_sink_engine: kept in its slot unless its search failed. */
+static void ch_sink_release(lsink *out, ch_Engine *e) {
+    for (int i = 0; i < LS_NCHAIN_ENGINES; i++)
+        if (out->chain_engines[i] == e) {
+            if (!e->failed && !ch_out_of_memory) return;
+            out->chain_engines[i] = NULL;
+        }
+    ch_engine_free(e);
+}
+
 static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
     const lgeo *lg = s->g;
     const ch_Geo *g = ch_get_geo(lg->br, lg->bc);
     if (!g) { out->failed = 1; return; }
     ch_out_of_memory = 0;
-    ch_Engine *e = ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
+    ch_Engine *e = ch_sink_engine(out, g, sp);
     if (!e) { out->failed = 1; return; }
     e->best_only = 1;
     ch_engine_run(e, s->values, s->cand);
-    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
+    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
     /* the cheapest hint; a hint's node count is only counted in full while it can still be
      * the cheapest (its lower bound, the count so far, decides) */
     int best = -1, cap = 0, cap_best = -1;
@@ -2007,9 +2042,9 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
         ch_hint_complexity(e, h);
         if (best < 0 || ch_hint_before(e, i, best)) best = i;
     }
-    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_engine_free(e); return; }
+    if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
     if (best >= 0) ch_emit_step(e, e->hints + best, sp, out);
-    ch_engine_free(e);
+    ch_sink_release(out, e);
 }
 
 static void lf_forcing_chains(const lstate *s, lsink *o) { ch_find(s, o, (ch_spec){0, 0, 0, 0}); }

@@ -287,6 +287,10 @@ typedef struct lstep {
     int start[P_NPARTS], count[P_NPARTS];  /* in items (an item is lpart_width ints) */
 } lstep;
 
+/* One engine slot per chain producer: forcing chains, nishio, multiple, dynamic (+, nested). */
+#define LS_NCHAIN_ENGINES 9
+struct ch_Engine;
+
 typedef struct lsink {
     lstep *steps;
     int nsteps, cap;
@@ -297,6 +301,9 @@ typedef struct lsink {
     int want;                /* steps wanted before a finder is told to stop (0: all) */
     double max_rating;       /* steps rated above are dropped as they come (< 0: no cap) */
     int failed;              /* an allocation failed: every call is a no-op, finders stop */
+    /* The chain producers' engines (chains.c), kept from one finder call to the next (the
+     * steps of a path): their pools stay grown. Freed by sink_free. */
+    struct ch_Engine *chain_engines[LS_NCHAIN_ENGINES];
 } lsink;
 
 static int lvec_push(lvec *v, int x);  /* defined in _logic.c; 0 or -1 when out of memory */
