@@ -330,6 +330,27 @@ static int ch_node_grow(ch_Engine *e, int key, int cause) {
     return e->nnodes++;
 }
 
+/* Room for ``k`` more nodes with one parent each.  Return 0, or -1 (failed set). */
+static int ch_node_reserve(ch_Engine *e, int k) {
+    if (ch_iv_reserve(&e->par, k)) { e->failed = 1; return -1; }
+    if (e->nnodes + k <= e->capnodes) return 0;
+    size_t cap = (size_t)e->capnodes;
+    while (cap < (size_t)e->nnodes + (size_t)k) cap *= 2;
+    ch_Node *a = cap < INT32_MAX / 4 ? realloc(e->nodes, sizeof(ch_Node) * (cap + 1)) : NULL;
+    if (!a) { e->failed = 1; return -1; }
+    e->nodes = a; e->capnodes = (int)cap;
+    return 0;
+}
+
+/* A node with the one parent ``parent``, where ch_node_reserve made room. */
+static inline int ch_node_reserved(ch_Engine *e, int key, int cause, int parent) {
+    ch_Node *nd = e->nodes + e->nnodes;
+    nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 1;
+    nd->nested_cx = -1; nd->nested_sig = 0;
+    e->par.a[e->par.len++] = parent;
+    return e->nnodes++;
+}
+
 /* Add a parent to the node created last. */
 static void ch_node_parent(ch_Engine *e, int node, int parent) {
     if (ch_iv_push(&e->par, parent)) e->failed = 1;
@@ -1077,17 +1098,25 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
         if (hon < qon.len) {
             int p = qon.a[hon++], k = ch_on_to_off(e, e->nodes[p].key >> 1, y_links, 0, -1, made);
+            /* the hot loop: an "off" has one parent (no hidden ones), so room for all k is
+             * made first and the nodes are written directly */
+            if (ch_node_reserve(e, k) || ch_iv_reserve(&qoff, k) || ch_iv_reserve(&e->off_ord, k)) {
+                e->failed = 1;
+                break;
+            }
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->on_map[cand] >= 0) {
                     *absurd_on = e->on_map[cand];
-                    *absurd_off = ch_make_node(e, p, made[j], hidden);
+                    *absurd_off = ch_node_reserved(e, made[j].key, made[j].cause, p);
                     found = 1;
                     goto done;
                 }
                 if (e->off_map[cand] < 0) {
-                    int q = ch_make_node(e, p, made[j], hidden);
-                    ch_set_add(e, 0, q); ch_iv_push(&qoff, q);
+                    int q = ch_node_reserved(e, made[j].key, made[j].cause, p);
+                    e->off_map[cand] = q;
+                    e->off_ord.a[e->off_ord.len++] = cand;
+                    qoff.a[qoff.len++] = q;
                 }
             }
         } else {
