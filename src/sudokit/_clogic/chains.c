@@ -56,11 +56,13 @@ typedef struct {
     ch_mask_t *lock_in;  /* nlock * 2: the indexes of unit1 inside unit2, of unit2 inside unit1 */
     ch_mask_t *skip;     /* ncell * 3: per se_unit of the cell, the indexes that are not its
                             peers there (box: the cell; row, column: the cells in its box) */
+    int *cell_of, *digit_of;  /* ncand: cand / n and cand % n (no division in the hot loops) */
 } ch_Geo;
 
 static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
     free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in); free(g->skip);
+    free(g->cell_of); free(g->digit_of);
 }
 
 static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
@@ -82,7 +84,10 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
     g->unit_index = malloc(sizeof(int) * 3 * n * n);
     g->lock_in = malloc(sizeof(ch_mask_t) * 2 * (4 * n * n + 1));
     g->skip = malloc(sizeof(ch_mask_t) * 3 * n * n);
-    if (!g->unit_index || !g->lock_in || !g->skip) return -1;
+    g->cell_of = malloc(sizeof(int) * (size_t)g->ncand);
+    g->digit_of = malloc(sizeof(int) * (size_t)g->ncand);
+    if (!g->unit_index || !g->lock_in || !g->skip || !g->cell_of || !g->digit_of) return -1;
+    for (int cand = 0; cand < g->ncand; cand++) { g->cell_of[cand] = cand / n; g->digit_of[cand] = cand % n; }
     g->locking = malloc(sizeof(int) * 2 * (4 * n * n + 1));
     if (!g->unit_cells || !g->se_units || !g->peers || !g->peer_unit || !g->pairs || !g->locking)
         return -1;
@@ -378,8 +383,8 @@ _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for
  * of candidate ``keep`` (a search's target; -1: none): the others are dead ends. */
 static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out) {
     const ch_Geo *g = e->g;
-    int n = g->n, c = cand / n, d = cand % n, k = 0;
-    int kc = keep >= 0 ? keep / n : -1, kd = keep >= 0 ? keep % n : -1;
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
+    int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
     if (y_links) {
         ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
         if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
@@ -413,7 +418,7 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
  * are left; a potential given by two units is listed once). */
 static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
     const ch_Geo *g = e->g;
-    int n = g->n, c = cand / n, d = cand % n, k = 0;
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
     if (y_links) {
         ch_mask_t m = e->cand[c];
         if (ch_two_bits(m)) {
@@ -447,7 +452,7 @@ static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) 
     int q = ch_node_new(e, pr.key, pr.cause);
     ch_mask_t gone = 0;
     const ch_Geo *g = e->g;
-    int n = g->n, cand = pr.key >> 1, c = cand / n, d = cand % n;
+    int n = g->n, cand = pr.key >> 1, c = g->cell_of[cand], d = g->digit_of[cand];
     if (src && (pr.key & 1)) {
         if (pr.cause == CH_CAUSE_CELL) gone = src[c] & ~e->cand[c];
         else gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
@@ -484,7 +489,7 @@ static int ch_is_parent_key(const ch_Engine *e, int child, int key) {
 
 static void ch_remove_cand(ch_Engine *e, int cand) {
     const ch_Geo *g = e->g;
-    int n = g->n, c = cand / n, d = cand % n;
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
     ch_mask_t bit = (ch_mask_t)1 << d;
     if (!(e->cand[c] & bit)) return;
     e->cand[c] &= ~bit;
@@ -1258,6 +1263,7 @@ static void ch_reduction_hint(ch_Engine *e, int kind, int target, const int *cha
 /* Intersect an ordered list of (cand, node) pairs with the cands of closure side
  * (start, len); the result keeps the list's order and nodes. */
 static void ch_retain(ch_Engine *e, ch_IVec *list, int start, int len) {
+    if (!list->len) return;
     int gen = ++e->gen;
     const int *a = e->cpool.a + start;
     for (int i = 0; i < len; i++) e->scratch[a[2 * i]] = gen;
@@ -1303,6 +1309,9 @@ static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
                 ch_copy_side(e, &ron, cl->on_start, cl->on_len);
                 ch_copy_side(e, &roff, cl->off_start, cl->off_len);
             } else {
+                /* nothing left in common: no hint here, and the other places' closures
+                 * (the same whenever they are made) are left until something asks */
+                if (!ron.len && !roff.len) break;
                 int id = ch_closure_on(e, q * n + d);
                 pos_cl[np++] = id;
                 ch_Closure *cl = ch_clos_at(e, id);
@@ -1387,6 +1396,7 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
         if (do_contra || do_double) ch_off_branch(e, cand, &on, do_contra, do_double);
         if (!e->nishio) ch_region_chainings(e, c, d, id);
         dig_cl[nd++] = id;
+        if (e->nishio) continue;  /* nishio makes no cell reductions */
         ch_Closure *cl = ch_clos_at(e, id);
         if (nd == 1) {
             ch_copy_side(e, &con, cl->on_start, cl->on_len);
