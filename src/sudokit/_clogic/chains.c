@@ -663,7 +663,7 @@ static void ch_reach_free(ch_Reach *r) {
 static void ch_reach_build(ch_Engine *e, int y_links) {
     const ch_Geo *g = e->g;
     ch_Reach *r = &e->reach;
-    int ncand = g->ncand, n = g->n, nw = (ncand + 63) / 64;
+    int ncand = g->ncand, nw = (ncand + 63) / 64;
     r->ok = 0;
     if (ncand > CH_REACH_MAX) return;
     if (!r->reach) {
@@ -690,9 +690,11 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
     /* the "on" -> "on" links, as lists per candidate */
     ch_Proto offs[CH_MAX_PROTO], ons[8];
     int len = 0;
+    /* only the candidates present are visited (the grids of nested chains are sparse) */
     for (int cand = 0; cand < ncand; cand++) {
         r->start[cand] = len;
-        if (!(e->cand[cand / n] >> (cand % n) & 1)) continue;
+        if (!(e->cand[g->cell_of[cand]] >> g->digit_of[cand] & 1)) continue;
+        r->idx[cand] = -1; r->comp[cand] = -1; r->onstk[cand] = 0;
         int k = ch_on_to_off(e, cand, y_links, 1, -1, offs);
         for (int j = 0; j < k; j++) {
             int k2 = ch_off_to_on(e, offs[j].key >> 1, y_links, 1, ons);
@@ -706,11 +708,10 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         }
     }
     r->start[ncand] = len;
-    /* Tarjan, without recursion */
-    for (int v = 0; v < ncand; v++) { r->idx[v] = -1; r->comp[v] = -1; r->onstk[v] = 0; }
+    /* Tarjan, without recursion, from the candidates present in ascending order */
     int counter = 0, sp = 0, ncomp = 0;
     for (int root = 0; root < ncand; root++) {
-        if (r->idx[root] >= 0 || !(e->cand[root / n] >> (root % n) & 1)) continue;
+        if (!(e->cand[g->cell_of[root]] >> g->digit_of[root] & 1) || r->idx[root] >= 0) continue;
         int csp = 0;
         r->idx[root] = r->low[root] = counter++;
         r->stk[sp++] = root; r->onstk[root] = 1; r->it[root] = r->start[root];
