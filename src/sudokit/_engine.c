@@ -151,12 +151,13 @@ static void init_tables9(void)
 #define BAND_ALL UINT32_C(0x7FFFFFF)
 
 /* A search state: f[d*3+b] holds digit d's candidate cells in band b.  A placed cell keeps
- * only its digit's bit.  done[] is the value of f[] when it was last propagated, so only the
- * boards that changed are looked at again. */
+ * only its digit's bit.  Bit i of `dirty` is set when f[i] has shrunk since it was last
+ * propagated, so only the boards that changed are looked at again (a mask, not a copy of
+ * f[], keeps the state that each branch copies small). */
 typedef struct {
     uint32_t f[27];
-    uint32_t done[27];
     uint32_t unsolved[3];
+    uint32_t dirty;
 } S9;
 
 typedef struct {
@@ -166,6 +167,7 @@ typedef struct {
     uint64_t node_limit;/* 0 = none; else give up (return -1) past this */
     int aborted;
     Rng *rng;           /* NULL: deterministic order; else random branching */
+    int strong;         /* 9x9: the stack step too (see propagate9) */
     uint8_t *solution;  /* where the first solution goes (N bytes) */
 } Ctx;
 
@@ -1044,6 +1046,7 @@ static int solve_many(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint
     int status = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         Ctx ctx = {0};
+        ctx.strong = 1;
         ctx.limit = limit;
         ctx.solution = solutions ? solutions + i * N : NULL;
         if (ctx.solution)
@@ -1573,6 +1576,7 @@ static PyObject *py_solve_lines(PyObject *self, PyObject *args)
         if (clues_conflict9(cells))
             break; /* the caller says where */
         Ctx ctx = {0};
+        ctx.strong = 1;
         ctx.limit = (uint64_t)limit;
         ctx.solution = counts ? NULL : sol;
         run9(cells, &ctx, -1, 0);

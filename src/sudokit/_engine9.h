@@ -12,13 +12,19 @@ static inline void V9(place9)(S9 *s, int d, int b, int k)
 {
     uint32_t bit = UINT32_C(1) << k;
     uint32_t keep = ~bit;
-    for (int e = b; e < 27; e += 3)
+    uint32_t dirty = s->dirty;
+    for (int e = b; e < 27; e += 3) {
+        dirty |= (s->f[e] >> k & 1) << e; /* the digits that had this cell */
         s->f[e] &= keep;
+    }
     s->f[d * 3 + b] = (s->f[d * 3 + b] & ~T_BANDPEERS[k]) | bit;
-    uint32_t col = ~T_COL[k % 9];
+    uint32_t colbits = T_COL[k % 9];
     int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
-    s->f[d * 3 + b1] &= col;
-    s->f[d * 3 + b2] &= col;
+    dirty |= (uint32_t)((s->f[d * 3 + b1] & colbits) != 0) << (d * 3 + b1);
+    dirty |= (uint32_t)((s->f[d * 3 + b2] & colbits) != 0) << (d * 3 + b2);
+    s->f[d * 3 + b1] &= ~colbits;
+    s->f[d * 3 + b2] &= ~colbits;
+    s->dirty = dirty | UINT32_C(1) << (d * 3 + b);
     s->unsolved[b] &= keep;
 }
 
@@ -48,6 +54,7 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
         f[0] = x0;
         f[1] = x1;
         f[2] = x2;
+        s->dirty |= UINT32_C(7) << (3 * d);
         *changed = 1;
     }
     c0 &= a0;
@@ -83,14 +90,14 @@ static int V9(propagate9)(S9 *s, int strong)
 {
     uint32_t dirty = 0; /* digits whose boards changed since their last stack step */
     for (;;) {
-        int changed;
-        do {
-            changed = 0;
-            for (int i = 0; i < 27; i++) {
+        int i = 26;
+        while (s->dirty) {
+            /* In sweeps, as the boards come: the next changed board after the last one. */
+            uint32_t after = s->dirty & ~((UINT32_C(2) << i) - 1);
+            i = ctz32(after ? after : s->dirty);
+            s->dirty &= ~(UINT32_C(1) << i);
+            {
                 uint32_t a = s->f[i];
-                if (a == s->done[i])
-                    continue;
-                changed = 1;
                 uint32_t shrink = T_SHRINK[a & 0x1FF] | (uint32_t)T_SHRINK[(a >> 9) & 0x1FF] << 3 |
                                   (uint32_t)T_SHRINK[a >> 18] << 6;
                 uint32_t allowed = T_PERM[shrink];
@@ -98,7 +105,6 @@ static int V9(propagate9)(S9 *s, int strong)
                     return 0;
                 a &= T_EXPAND[allowed];
                 s->f[i] = a;
-                s->done[i] = a;
                 int b = i % 3, d = i / 3;
                 dirty |= UINT32_C(1) << d;
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
@@ -112,7 +118,7 @@ static int V9(propagate9)(S9 *s, int strong)
                         V9(place9)(s, d, b, 9 * r + ctz32(row));
                 }
             }
-        } while (changed);
+        }
 
         /* Naked singles, and cells with no candidate left. */
         int placed = 0;
@@ -221,7 +227,7 @@ static int V9(choose9)(const S9 *s, Rng *rng)
 static int V9(search9)(S9 *s, Ctx *ctx)
 {
     for (;;) {
-        if (!V9(propagate9)(s, ctx->rng == NULL))
+        if (!V9(propagate9)(s, ctx->strong))
             return 0;
         if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
             if (ctx->count == 0 && ctx->solution)
@@ -257,23 +263,42 @@ static int V9(search9)(S9 *s, Ctx *ctx)
     }
 }
 
-/* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict. */
+/* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict.
+ *
+ * All at once rather than clue by clue: a digit's candidates are its clues and the empty cells
+ * that none of its clues sees (the state placing the clues one by one would leave). */
 static int V9(init9)(S9 *s, const uint8_t *cells)
 {
-    for (int i = 0; i < 27; i++) {
-        s->f[i] = BAND_ALL;
-        s->done[i] = 0;
-    }
-    s->unsolved[0] = s->unsolved[1] = s->unsolved[2] = BAND_ALL;
+    uint32_t clue[27] = {0}, occupied[3] = {0, 0, 0};
     for (int cell = 0; cell < 81; cell++) {
         int v = cells[cell];
         if (!v)
             continue;
-        int d = v - 1, b = cell / 27, k = cell % 27;
-        if (!(s->f[d * 3 + b] & (UINT32_C(1) << k)) || !(s->unsolved[b] & (UINT32_C(1) << k)))
-            return 0;
-        V9(place9)(s, d, b, k);
+        int b = cell / 27;
+        uint32_t bit = UINT32_C(1) << (cell % 27);
+        clue[(v - 1) * 3 + b] |= bit;
+        occupied[b] |= bit;
     }
+    for (int d = 0; d < 9; d++) {
+        const uint32_t *x = clue + 3 * d;
+        uint32_t c0 = band_cols(x[0]), c1 = band_cols(x[1]), c2 = band_cols(x[2]);
+        if ((c0 & c1) | (c0 & c2) | (c1 & c2))
+            return 0; /* twice in a column, in two bands */
+        uint32_t seen_cols = (c0 | c1 | c2) * SPREAD3;
+        for (int b = 0; b < 3; b++) {
+            uint32_t a = x[b], seen = seen_cols;
+            for (int j = 0; j < 3; j++) {
+                uint32_t row = a & (UINT32_C(0x1FF) << (9 * j)), box = a & (SPREAD3 * 7 << (3 * j));
+                if ((row & (row - 1)) | (box & (box - 1)))
+                    return 0; /* twice in a row or a box (or a column, inside a box) */
+                seen |= (row ? UINT32_C(0x1FF) << (9 * j) : 0) | (box ? SPREAD3 * 7 << (3 * j) : 0);
+            }
+            s->f[3 * d + b] = (BAND_ALL & ~seen & ~occupied[b]) | a;
+        }
+    }
+    for (int b = 0; b < 3; b++)
+        s->unsolved[b] = BAND_ALL & ~occupied[b];
+    s->dirty = (UINT32_C(1) << 27) - 1; /* every board, once */
     return 1;
 }
 
