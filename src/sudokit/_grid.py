@@ -12,9 +12,11 @@ module.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import attrgetter
 from typing import Any, Self
 
 from ._shape import Shape, cell_name
@@ -73,6 +75,10 @@ def batch_shape(grids: Sequence[Grid]) -> Shape:
     the first grid of another shape, TypeError for what is not a grid."""
     if isinstance(grids, Grid):
         raise TypeError("expected a sequence of grids, got one Grid")
+    # The common case in two passes that run in C: every item a Grid, all with one Shape
+    # object; anything else takes the loops below, which name the offending grid.
+    if set(map(type, grids)) == {Grid} and len(set(map(id, map(_SHAPE_OF, grids)))) == 1:
+        return grids[0].shape
     for i, g in enumerate(grids):
         if not isinstance(g, Grid):
             raise TypeError(f"grid {i} of the batch is a {type(g).__name__}, not a Grid")
@@ -143,6 +149,16 @@ class Grid:
         grid._shape = shape
         grid._cells = cells
         return grid
+
+    @classmethod
+    def unchecked_many(cls, shape: Shape, cells: bytes) -> list[Self]:
+        """:meth:`unchecked` for many grids of ``shape`` whose cells come back to back in
+        ``cells`` (an engine batch's solutions), made in passes that run in C."""
+        size = shape.size
+        grids = list(map(object.__new__, repeat(cls, len(cells) // size)))
+        deque(map(_SET_CELLS, grids, [cells[i : i + size] for i in range(0, len(cells), size)]), 0)
+        deque(map(_SET_SHAPE, grids, repeat(shape)), 0)
+        return grids
 
     @classmethod
     def from_cells(
@@ -326,3 +342,9 @@ class Grid:
         if shape.box_rows == shape.box_cols:
             return f"Grid({self.to_line()!r})"
         return f"Grid({self.to_line()!r}, shape={shape!r})"
+
+
+# The slots' own setters and getter, for the batch paths above.
+_SET_CELLS = Grid.__dict__["_cells"].__set__
+_SET_SHAPE = Grid.__dict__["_shape"].__set__
+_SHAPE_OF = attrgetter("_shape")

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from . import _engine
 from ._grid import Grid, batch_shape
@@ -39,6 +40,7 @@ _SEED_MASK = (1 << 64) - 1
 #: Counting never gets anywhere near this; larger limits mean the same.
 _LIMIT_MAX = (1 << 63) - 1
 _SUDOKU = Shape(3, 3)
+_CELLS_OF = attrgetter("cells")
 
 
 def solve(grid: Grid) -> Grid | None:
@@ -93,7 +95,7 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
     shape = batch_shape(grids)
-    solutions, counts = search_cells(shape, b"".join(g.cells for g in grids), limit)
+    solutions, counts = search_cells(shape, b"".join(map(_CELLS_OF, grids)), limit)
     return shape, solutions, counts
 
 
@@ -112,12 +114,12 @@ def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
     if not batch:
         return []
     shape, solutions, counts = search_batch(batch, 1)
-    size = shape.size
-    trusted = Grid.unchecked
-    return [
-        trusted(shape, solutions[i * size : (i + 1) * size]) if count else None
-        for i, count in enumerate(counts)
-    ]
+    found: list[Grid | None] = [*Grid.unchecked_many(shape, solutions)]
+    if 0 in counts:
+        for i, count in enumerate(counts):
+            if not count:
+                found[i] = None
+    return found
 
 
 def count_many(grids: Iterable[Grid], *, limit: int = 2) -> list[int]:
