@@ -165,6 +165,10 @@ def test_batch_forms_agree_with_one_at_a_time(shape: Shape) -> None:
     grids = _grids(shape)
     assert solve_many(grids) == [solve(g) for g in grids]
     assert solve_many(iter(grids[:50])) == [solve(g) for g in grids[:50]]  # any iterable
+    # None in its place among solutions (the solutions are made in bulk, then patched).
+    none = next(g for g in grids if solve(g) is None)
+    mixed = [grids[0], none, grids[1], none]
+    assert solve_many(mixed) == [solve(grids[0]), None, solve(grids[1]), None]
     for k in LIMITS:
         assert count_many(grids, limit=k) == [count_solutions(g, limit=k) for g in grids]
     # The raw batch leaves zeros where there is no solution.

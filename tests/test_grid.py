@@ -47,6 +47,38 @@ def test_empty_and_trusted() -> None:
     assert t == Grid(PUZZLE) and type(t) is Grid
 
 
+def test_unchecked_many_is_unchecked_for_each() -> None:
+    shape = Shape(2, 3)
+    parts = [bytes([k % 7] * 36) for k in range(5)]
+    many = Grid.unchecked_many(shape, b"".join(parts))
+    assert many == [Grid.unchecked(shape, c) for c in parts]
+    assert all(type(g) is Grid and g.shape is shape for g in many)
+    assert Grid.unchecked_many(shape, b"") == []
+
+    class Sub(Grid):
+        __slots__ = ()
+
+    assert [type(g) for g in Sub.unchecked_many(shape, parts[0] * 2)] == [Sub, Sub]
+
+
+def test_batch_shape_paths() -> None:
+    from sudokit._grid import batch_shape
+
+    a, b = Shape(3, 3), Shape(3, 3)  # equal, not the same object: the slower path
+    grids = [Grid.empty(a), Grid.empty(b), Grid.unchecked(a, bytes(81))]
+    assert batch_shape(grids) == a
+    assert batch_shape(grids[:1]) is a
+
+    class Sub(Grid):
+        __slots__ = ()
+
+    assert batch_shape([Grid.empty(a), Sub.empty(a)]) == a
+    with pytest.raises(TypeError, match="grid 1 of the batch is a str"):
+        batch_shape([Grid.empty(a), "x"])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="grid 0 is 3x3, grid 2 is 2x2"):
+        batch_shape([Grid.empty(a), Grid.empty(b), Grid.empty(Shape(2, 2))])
+
+
 def test_from_cells() -> None:
     g = Grid(PUZZLE)
     assert Grid.from_cells(g.cells, SUDOKU) == g
