@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import functools
 import importlib.metadata
 import io
 import subprocess
@@ -83,10 +84,17 @@ def _loaded(code: str, *args: str) -> set[str]:
     return set(ast.literal_eval(r.stdout))
 
 
+@functools.cache
+def _bare() -> frozenset[str]:
+    """What the interpreter loads before any of sudokit (a site's .pth files may import
+    pathlib and more before the first line runs: not sudokit's doing)."""
+    return frozenset(_loaded("pass"))
+
+
 def _heavy(modules: set[str]) -> set[str]:
     return {
         m
-        for m in modules
+        for m in modules - _bare()
         if m in HEAVY or m.split(".")[0] in HEAVY or m.startswith(tuple(f"{h}." for h in HEAVY))
     }
 
