@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .._grid import Grid, conflict_reason
 from .._parallel import ordered_map
 from .._shape import Shape
+from .._text import DEFAULT_ALPHABET, decode, symbols
 from ..canon import (
     Canonical,
     canonical,
@@ -544,18 +545,14 @@ def _line(grid: Grid) -> str:
     return grid.to_line()
 
 
-#: Text to cell values, the inverse of ``_TEXT`` (``0`` read as empty too); any other
-#: character becomes 255, out of every grid's range.
-_CELLS = bytes({46: 0, **{48 + d: d for d in range(10)}}.get(b, 255) for b in range(256))
-
-
 def grid_of_line(text: str, shape: Shape) -> Grid:
-    """A grid as the bank stored it (its one-line form): for up to 9 digits read through a
-    table, else by the parser. The form and the values' range are checked, conflicts are not:
-    the grid was checked when it was stored (a random pick of the service reads three)."""
-    if shape.n <= 9 and len(text) == shape.n * shape.n and text.isascii():
-        cells = text.encode("ascii").translate(_CELLS)
-        if max(cells) <= shape.n:
+    """A grid as the bank stored it (its one-line form, ``Grid.to_line``'s symbols): read
+    through the parser's own table of those symbols, else by the parser. The form and the
+    values' range are checked, conflicts are not: the grid was checked when it was stored (a
+    random pick of the service reads three)."""
+    if len(text) == shape.size:
+        cells = decode(text, symbols(shape.n, DEFAULT_ALPHABET))
+        if cells is not None:
             return Grid.unchecked(shape, cells)
     return parse_grid(text, shape=shape, allow_conflicts=True)
 

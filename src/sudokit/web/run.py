@@ -78,7 +78,7 @@ def spread(sock: socket.socket, count: int) -> list[socket.socket]:
     or 50 to 0, and the busy process's queue set the tail latency. ``sock`` (bound without
     SO_REUSEPORT, so the port was free: no other server shares it) is closed and its address
     bound again by the new sockets, so the caller closes nothing but them."""
-    if count < 2 or not sys.platform.startswith("linux") or sock.type != socket.SOCK_STREAM:
+    if count < 2 or not sys.platform.startswith("linux"):
         return [sock]
     family, address = sock.family, sock.getsockname()
     sock.close()
