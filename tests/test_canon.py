@@ -636,3 +636,104 @@ def test_a_refused_batch_names_the_grid_c_refused() -> None:
         canonical_many(row)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="grid 1 of the batch is a str"):
         canonical_many([row, "..."])  # type: ignore[list-item]
+
+
+# The bank's helpers: the clue pattern's symmetry, and ids' base32 text ------------------------
+
+#: The eight maps of the square, written from their definitions (the oracle of symmetry_many).
+_SQUARE_MAPS: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
+    "rot90": lambda r, c, n: (c, n - 1 - r),
+    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
+    "rot270": lambda r, c, n: (n - 1 - c, r),
+    "mirror-h": lambda r, c, n: (n - 1 - r, c),
+    "mirror-v": lambda r, c, n: (r, n - 1 - c),
+    "diagonal": lambda r, c, n: (c, r),
+    "antidiagonal": lambda r, c, n: (n - 1 - c, n - 1 - r),
+}
+
+
+def _kept_maps(cells: bytes, n: int) -> set[str]:
+    """The maps (and the identity) that leave the clue pattern of ``cells`` as it is."""
+    kept = {"identity"}
+    for name, f in _SQUARE_MAPS.items():
+        if all(
+            bool(cells[r * n + c]) == bool(cells[f(r, c, n)[0] * n + f(r, c, n)[1]])
+            for r in range(n)
+            for c in range(n)
+        ):
+            kept.add(name)
+    return kept
+
+
+@pytest.mark.parametrize("n", [1, 4, 6, 9, 16])
+def test_symmetry_many_names_the_group_of_maps_each_pattern_keeps(n: int) -> None:
+    """Random patterns closed under a random map, some broken again, n by n (odd and even
+    sides): the code names exactly the group of the maps each keeps, checked cell by cell."""
+    from sudokit.canon import PATTERN_SYMMETRIES, symmetries_of_cells
+    from sudokit.generator import SYMMETRIES
+
+    assert set(PATTERN_SYMMETRIES) == set(SYMMETRIES)
+    rng = random.Random(n)
+    grids = []
+    for trial in range(400):
+        cells = bytearray(n * n)
+        maps = rng.sample(sorted(_SQUARE_MAPS), rng.randrange(0, 3))
+        for cell in rng.sample(range(n * n), rng.randrange(0, n * n // 2 + 1)):
+            todo = [divmod(cell, n)]
+            while todo:  # the orbit of the cell under the chosen maps
+                r, c = todo.pop()
+                if not cells[r * n + c]:
+                    cells[r * n + c] = rng.randrange(1, 256)
+                    todo.extend(_SQUARE_MAPS[m](r, c, n) for m in maps)
+        if trial % 4 == 0:
+            cells[rng.randrange(n * n)] ^= 1
+        grids.append(bytes(cells))
+    found = symmetries_of_cells(n, b"".join(grids))
+    assert len(found) == len(grids)
+    for cells, name in zip(grids, found, strict=True):
+        assert set(SYMMETRIES[name]) == _kept_maps(cells, n), (cells, name)
+
+
+def test_base32_keys_are_base64s_text() -> None:
+    import base64
+
+    rng = random.Random(5)
+    for size in (1, 2, 4, 5, 7, 16, 33, 64):
+        digests = rng.randbytes(size * 9)
+        expected = [
+            "tag-" + base64.b32encode(digests[k : k + size]).decode().lower().rstrip("=")
+            for k in range(0, len(digests), size)
+        ]
+        assert _canon.base32_keys("tag-", digests, size) == expected
+    assert _canon.base32_keys("", b"", 16) == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_hostile_arguments_to_the_bank_helpers(data: st.DataObject) -> None:
+    n = data.draw(st.one_of(st.integers(-3, 40), st.sampled_from([2**31 - 1, -(2**31), 2**40])))
+    cells = data.draw(st.binary(max_size=300))
+    out = _call(_canon.symmetry_many, n, cells)
+    if out is not None:
+        assert n >= 1 and len(cells) % (n * n) == 0 and len(out) == len(cells) // (n * n)
+        assert all(code < 10 for code in out)
+    prefix = data.draw(st.text(max_size=80))
+    size = data.draw(st.one_of(st.integers(-2, 70), st.sampled_from([2**31, -(2**63), 2**64])))
+    keys = _call(_canon.base32_keys, prefix, cells, size)
+    if keys is not None:
+        assert len(keys) == len(cells) // size and all(k.startswith(prefix) for k in keys)
+    _call(_canon.symmetry_many, data.draw(st.one_of(st.none(), st.text())), cells)
+    _call(_canon.base32_keys, prefix, data.draw(st.one_of(st.none(), st.text(), st.integers())), 16)
+
+
+def test_bank_helpers_refuse_bad_sizes_by_name() -> None:
+    with pytest.raises(ValueError, match="side 0 is out of range"):
+        _canon.symmetry_many(0, b"")
+    with pytest.raises(ValueError, match="multiple of 81"):
+        _canon.symmetry_many(9, bytes(80))
+    with pytest.raises(ValueError, match="digest size 0"):
+        _canon.base32_keys("", b"", 0)
+    with pytest.raises(ValueError, match="multiple of 16"):
+        _canon.base32_keys("", bytes(15), 16)
+    with pytest.raises(ValueError, match="longer than 64"):
+        _canon.base32_keys("x" * 65, bytes(16), 16)

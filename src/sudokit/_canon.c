@@ -1765,6 +1765,148 @@ done:
     return result;
 }
 
+/* ---- Bank helpers: the clue pattern's symmetry, and ids' base32 text -------------------
+ *
+ * symmetry_many(n, cells) -> bytes: for each grid of n*n cells (back to back), the code of
+ * the largest symmetry of its clue pattern (nonzero cells), in the order of SYMMETRY_NAMES
+ * below; sudokit.canon names them.  The eight maps of the square act on the n x n grid of
+ * every shape; the maps that keep a pattern form a group, and each group of the square is one
+ * of the ten named, so the code is exact, never a choice (generator.symmetry_of's argument).
+ */
+
+enum { SYM_NONE, SYM_ROT180, SYM_ROT90, SYM_FULL, SYM_MIRROR_H, SYM_MIRROR_V, SYM_MIRROR_BOTH,
+       SYM_DIAGONAL, SYM_ANTIDIAGONAL, SYM_DIAGONAL_BOTH };
+
+/* Whether the clue pattern of g is unchanged by map m (1 rot90, 2 rot180, 4 mirror-h,
+ * 5 mirror-v, 6 diagonal, 7 antidiagonal): cell (r, c) and its image both clues or both empty. */
+static int pattern_holds(const uint8_t *g, int n, int m)
+{
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            int rr, cc;
+            switch (m) {
+            case 1: rr = c; cc = n - 1 - r; break;
+            case 2: rr = n - 1 - r; cc = n - 1 - c; break;
+            case 4: rr = n - 1 - r; cc = c; break;
+            case 5: rr = r; cc = n - 1 - c; break;
+            case 6: rr = c; cc = r; break;
+            default: rr = n - 1 - c; cc = n - 1 - r; break;
+            }
+            if ((g[r * n + c] != 0) != (g[rr * n + cc] != 0))
+                return 0;
+        }
+    return 1;
+}
+
+static int symmetry_code(const uint8_t *g, int n)
+{
+    if (pattern_holds(g, n, 2)) { /* a half turn: rot180 or a group above it */
+        if (pattern_holds(g, n, 1))
+            return pattern_holds(g, n, 4) ? SYM_FULL : SYM_ROT90;
+        if (pattern_holds(g, n, 4))
+            return SYM_MIRROR_BOTH;
+        return pattern_holds(g, n, 6) ? SYM_DIAGONAL_BOTH : SYM_ROT180;
+    }
+    /* No half turn: no quarter turn, and at most one reflection. */
+    if (pattern_holds(g, n, 4))
+        return SYM_MIRROR_H;
+    if (pattern_holds(g, n, 5))
+        return SYM_MIRROR_V;
+    if (pattern_holds(g, n, 6))
+        return SYM_DIAGONAL;
+    if (pattern_holds(g, n, 7))
+        return SYM_ANTIDIAGONAL;
+    return SYM_NONE;
+}
+
+static PyObject *py_symmetry_many(PyObject *self, PyObject *args)
+{
+    int n;
+    Py_buffer buf;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iy*:symmetry_many", &n, &buf))
+        return NULL;
+    PyObject *result = NULL;
+    if (n < 1 || n > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "side %d is out of range 1..%d", n, MAX_SIDE);
+        goto done;
+    }
+    Py_ssize_t N = (Py_ssize_t)n * n;
+    if (buf.len % N != 0) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, buf.len);
+        goto done;
+    }
+    Py_ssize_t count = buf.len / N;
+    result = PyBytes_FromStringAndSize(NULL, count);
+    if (!result)
+        goto done;
+    uint8_t *out = (uint8_t *)PyBytes_AS_STRING(result);
+    const uint8_t *cells = buf.buf;
+    for (Py_ssize_t i = 0; i < count; i++)
+        out[i] = (uint8_t)symmetry_code(cells + i * N, n);
+done:
+    PyBuffer_Release(&buf);
+    return result;
+}
+
+/* base32_keys(prefix, digests, size) -> list[str]: for each digest of `size` bytes (back to
+ * back), prefix + its RFC 4648 base32 text in lower case without padding (ceil(8 * size / 5)
+ * characters), as base64.b32encode(digest).decode().lower().rstrip("=") gives it. */
+static PyObject *py_base32_keys(PyObject *self, PyObject *args)
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+    const char *prefix;
+    Py_ssize_t plen, size;
+    Py_buffer buf;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "s#y*n:base32_keys", &prefix, &plen, &buf, &size))
+        return NULL;
+    PyObject *result = NULL;
+    char text[64 + (8 * 64 + 4) / 5]; /* the longest prefix and key */
+    if (size < 1 || size > 64) {
+        PyErr_Format(PyExc_ValueError, "digest size %zd is out of range 1..64", size);
+        goto done;
+    }
+    if (plen > 64) {
+        PyErr_Format(PyExc_ValueError, "prefix of %zd bytes is longer than 64", plen);
+        goto done;
+    }
+    if (buf.len % size != 0) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd bytes, got %zd", size, buf.len);
+        goto done;
+    }
+    Py_ssize_t count = buf.len / size, chars = (8 * size + 4) / 5;
+    result = PyList_New(count);
+    if (!result)
+        goto done;
+    memcpy(text, prefix, (size_t)plen);
+    const uint8_t *d = buf.buf;
+    for (Py_ssize_t i = 0; i < count; i++, d += size) {
+        uint32_t acc = 0;
+        int bits = 0;
+        char *o = text + plen;
+        for (Py_ssize_t k = 0; k < size; k++) {
+            acc = (acc << 8) | d[k];
+            bits += 8;
+            while (bits >= 5) {
+                bits -= 5;
+                *o++ = alphabet[(acc >> bits) & 31];
+            }
+        }
+        if (bits)
+            *o++ = alphabet[(acc << (5 - bits)) & 31];
+        PyObject *key = PyUnicode_FromStringAndSize(text, plen + chars);
+        if (!key) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, i, key);
+    }
+done:
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
     {"minlex", (PyCFunction)(void (*)(void))py_minlex, METH_VARARGS | METH_KEYWORDS,
@@ -1776,6 +1918,14 @@ static PyMethodDef methods[] = {
     {"minlex_many", (PyCFunction)(void (*)(void))py_minlex_many, METH_VARARGS | METH_KEYWORDS,
      "minlex_many(box_rows, box_cols, cells, generic=False, cycles=True, deferred=-1) -> bytes\n\n"
      "The canonical forms of many grids of one shape given back to back, back to back."},
+    {"symmetry_many", py_symmetry_many, METH_VARARGS,
+     "symmetry_many(n, cells) -> bytes\n\n"
+     "For each n*n grid given back to back, the code of the largest symmetry of its clue\n"
+     "pattern: 0 none, 1 rot180, 2 rot90, 3 full, 4 mirror-h, 5 mirror-v, 6 mirror-both,\n"
+     "7 diagonal, 8 antidiagonal, 9 diagonal-both."},
+    {"base32_keys", py_base32_keys, METH_VARARGS,
+     "base32_keys(prefix, digests, size) -> list[str]\n\n"
+     "prefix + the lower-case unpadded base32 text of each size-byte digest given back to back."},
     {NULL, NULL, 0, NULL},
 };
 

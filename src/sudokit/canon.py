@@ -38,7 +38,6 @@ True
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import random
 import re
@@ -61,6 +60,8 @@ __all__ = [
     "forms_of_cells",
     "ids_of_canonical",
     "ids_of_forms",
+    "PATTERN_SYMMETRIES",
+    "symmetries_of_cells",
 ]
 
 
@@ -344,10 +345,7 @@ def ids_of_canonical(grids: Sequence[Grid]) -> list[str]:
 
     The id is frozen with the first release: ``<tag>-<base32 of blake2b-128 of "RxC:" + the
     cells>``, lower case without padding; the tag is ``9x9`` for square boxes and ``6x6-2x3``
-    otherwise.
-
-    One base32 encoding for the whole batch: each 16-byte digest followed by 4 zero bytes
-    encodes to the digest's own 26 characters and 6 more, which are dropped.
+    otherwise. The base32 texts of the whole batch are made in one call into C.
     """
     heads: dict[Shape, tuple[bytes, str]] = {}
     digests = []
@@ -359,8 +357,8 @@ def ids_of_canonical(grids: Sequence[Grid]) -> list[str]:
             head = heads[shape] = _id_head(shape)
         digests.append(hashlib.blake2b(head[0] + g.cells, digest_size=16).digest())
         tags.append(head[1])
-    text = _base32(digests)
-    return [tag + text[32 * k : 32 * k + 26] for k, tag in enumerate(tags)]
+    keys = _canon.base32_keys("", b"".join(digests), 16)
+    return [tag + key for tag, key in zip(tags, keys, strict=True)]
 
 
 def ids_of_forms(shape: Shape, cells: bytes) -> list[str]:
@@ -371,19 +369,46 @@ def ids_of_forms(shape: Shape, cells: bytes) -> list[str]:
         raise ValueError(f"{len(cells)} cells are not whole grids of {size}")
     head, tag = _id_head(shape)
     blake2b = hashlib.blake2b
-    digests = [
-        blake2b(head + cells[k : k + size], digest_size=16).digest()
-        for k in range(0, len(cells), size)
-    ]
-    text = _base32(digests)
-    return [tag + text[32 * k : 32 * k + 26] for k in range(len(digests))]
+    digests = b"".join(
+        [
+            blake2b(head + cells[k : k + size], digest_size=16).digest()
+            for k in range(0, len(cells), size)
+        ]
+    )
+    return _canon.base32_keys(tag, digests, 16)
+
+
+#: The symmetries a clue pattern can have (the groups of :data:`sudokit.generator.SYMMETRIES`),
+#: by the code ``_canon.symmetry_many`` gives each.
+PATTERN_SYMMETRIES = (
+    "none",
+    "rot180",
+    "rot90",
+    "full",
+    "mirror-h",
+    "mirror-v",
+    "mirror-both",
+    "diagonal",
+    "antidiagonal",
+    "diagonal-both",
+)
+
+
+def symmetries_of_cells(n: int, cells: bytes) -> list[str]:
+    """The largest symmetry of the clue pattern of each ``n`` x ``n`` grid of ``cells`` (given
+    back to back), in one call into C: :func:`sudokit.generator.symmetry_of` of each.
+
+    The eight maps of the square act on the cells of every shape; the maps that keep a
+    pattern form a group, and every group of the square's maps is one of
+    :data:`PATTERN_SYMMETRIES`, so the answer is exact, never a choice.
+
+    >>> symmetries_of_cells(4, bytes([0, 1] + [0] * 14) + bytes([1] + [0] * 15))
+    ['none', 'diagonal']
+    """
+    names = PATTERN_SYMMETRIES
+    return [names[code] for code in _canon.symmetry_many(n, cells)]
 
 
 def _id_head(shape: Shape) -> tuple[bytes, str]:
     """What an id's digest reads before the cells, and the id's tag with its dash."""
     return f"{shape.box_rows}x{shape.box_cols}:".encode("ascii"), f"{_shape_tag(shape)}-"
-
-
-def _base32(digests: list[bytes]) -> str:
-    """The digests' base32 text, lower case, 32 characters each (the first 26 are its own)."""
-    return base64.b32encode(b"\0\0\0\0".join(digests) + b"\0\0\0\0").decode("ascii").lower()

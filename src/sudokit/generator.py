@@ -35,13 +35,14 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, fields
 from functools import lru_cache, partial
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, Generic, Protocol, TypeVar
 
 from . import _engine
 from ._grid import Grid
 from ._parallel import ordered_map
 from ._shape import Shape
+from .canon import symmetries_of_cells
 from .errors import GenerationError
 
 __all__ = [
@@ -129,26 +130,12 @@ def orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
-def _map_getters(shape: Shape) -> dict[str, Callable[[bytes], tuple[int, ...]]]:
-    """Per geometric map, a getter that reads a grid's cells in the order the map moves them."""
-    n = shape.n
-    out: dict[str, Callable[[bytes], tuple[int, ...]]] = {}
-    for name, f in _MAPS.items():
-        moved = [r * n + c for r, c in (f(cell // n, cell % n, n) for cell in range(shape.size))]
-        out[name] = itemgetter(*moved)
-    return out
-
-
-#: Bytes 1..255 to 1: a grid's cells as its clue pattern.
-_PATTERN = bytes([0] + [1] * 255)
-
-
 def symmetry_of(puzzle: Grid) -> str:
     """The largest symmetry of :data:`SYMMETRIES` that the clue pattern of ``puzzle`` has.
 
     The maps that leave a pattern unchanged form a group, and every subgroup of the square's
-    eight maps is one of :data:`SYMMETRIES`, so the answer is exact, never a choice.
+    eight maps is one of :data:`SYMMETRIES`, so the answer is exact, never a choice (found
+    in C: :func:`sudokit.canon.symmetries_of_cells`).
 
     >>> from sudokit import generate
     >>> symmetry_of(generate(seed=1, symmetry="rot90").puzzle) in ("rot90", "full")
@@ -156,26 +143,7 @@ def symmetry_of(puzzle: Grid) -> str:
     >>> symmetry_of(Grid(".1" + "." * 14)), symmetry_of(Grid("1" + "." * 15))
     ('none', 'diagonal')
     """
-    pattern = puzzle.cells.translate(_PATTERN)
-    getters = _map_getters(puzzle.shape)
-    same = tuple(pattern)
-
-    def holds(name: str) -> bool:
-        return getters[name](pattern) == same
-
-    # The eight maps are the square's symmetries; two reflections make a rotation, a
-    # reflection and a quarter turn make a reflection. So, rot180 (one slice) first:
-    if pattern[::-1] == pattern:
-        if holds("rot90"):  # and with any reflection, all of them
-            return "full" if holds("mirror-h") else "rot90"
-        if holds("mirror-h"):  # and mirror-v; not diagonal (that would make rot90)
-            return "mirror-both"
-        return "diagonal-both" if holds("diagonal") else "rot180"
-    # No half turn: no quarter turn, and at most one reflection.
-    for name in ("mirror-h", "mirror-v", "diagonal", "antidiagonal"):
-        if holds(name):
-            return name
-    return "none"
+    return symmetries_of_cells(puzzle.shape.n, puzzle.cells)[0]
 
 
 def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
