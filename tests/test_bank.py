@@ -680,7 +680,7 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
             if isinstance(done, Refusal):
                 out.append((done.line, done.message))
             else:
-                out.append((done.id, done.shown, done.source, done.er, done.minimal, done.seed))
+                out.append(done)  # the whole entry
         return out
 
     made = outcome(fast)
@@ -697,7 +697,7 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
         (10, f"{path}, line 10: more than one solution"),
         (11, f"{path}, line 11: no solution"),
     ]
-    assert made[3][3:] == (1.5, True, 5)  # what the comment line above states
+    assert (made[3].er, made[3].minimal, made[3].seed) == (1.5, True, 5)  # the line above
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ Terms:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from typing import NamedTuple
@@ -30,6 +31,7 @@ from ..canon import (
     forms_of_cells,
     ids_of_canonical,
     ids_of_forms,
+    symmetries_of_cells,
 )
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
@@ -55,6 +57,7 @@ __all__ = [
     "read_pending",
     "read_pieces",
     "read_tasks",
+    "stored_rows",
 ]
 
 
@@ -93,18 +96,35 @@ class Entry(NamedTuple):
         return dict(zip(ROW_COLUMNS, self.values(), strict=True))
 
     def values(self) -> tuple[object, ...]:
-        """The values of :data:`ROW_COLUMNS`, in that order (slices of the tuple: the bank
-        makes one a stored puzzle)."""
-        seed = self[16]
-        return (
-            *self[:11],  # id ... ed
-            _level_name(self[8]),  # er
-            *self[11:14],  # hodoku_level, hodoku_score, hardest
-            self[14] is not None,  # path_known: techniques known
-            self[15],  # source
-            None if seed is None else str(seed),
-            self[17],  # index: seq
+        """The values of :data:`ROW_COLUMNS`, in that order (:func:`stored_rows`)."""
+        return stored_rows([self], None, _nothing)[0][:-2]
+
+
+def _nothing() -> None:
+    return None
+
+
+def stored_rows(
+    entries: Sequence[Entry], added: object, rand: Callable[[], object]
+) -> list[tuple[object, ...]]:
+    """The ``puzzles`` row of each entry: the values of :data:`ROW_COLUMNS` in that order,
+    then ``added`` and ``rand()`` (the random key). One pass, no call a row but ``rand``:
+    the bank makes one for every puzzle it stores (slices of the entry's tuple)."""
+    level = _level_name
+    return [
+        (
+            *e[:11],  # id ... ed
+            level(e[8]),  # er
+            *e[11:14],  # hodoku_level, hodoku_score, hardest
+            e[14] is not None,  # path_known: techniques known
+            e[15],  # source
+            None if e[16] is None else str(e[16]),  # seed, as text
+            e[17],  # index: seq
+            added,
+            rand(),
         )
+        for e in entries
+    ]
 
 
 @lru_cache(maxsize=1024)
@@ -349,13 +369,14 @@ def _prepare_lines(
         return prepare_many([pending(k) for k in range(len(found))], rerate)
     solutions, counts = search_cells(_SUDOKU, forms, 2)
     ids = ids_of_forms(_SUDOKU, forms)
+    symmetries = symmetries_of_cells(9, cells)
     form_text = forms.translate(_TEXT).decode("ascii")
     solution_text = solutions.translate(_TEXT).decode("ascii")
+    generated = _GENERATED.fullmatch
     out: list[Entry | Refusal] = []
     for k, (line, raw, note) in enumerate(found):
         at = 81 * k
-        s = _stated_in_text(note or raw)
-        if counts[k] != 1 or rerate or s.ep is None:
+        if counts[k] != 1 or rerate:
             item = pending(k)
             if counts[k] != 1:
                 out.append(_unsolvable(item, counts[k]))
@@ -364,18 +385,58 @@ def _prepare_lines(
             solution = Grid.unchecked(_SUDOKU, solutions[at : at + 81])
             out.append(_entry(item, form, ids[k], solution, rerate))
             continue
+        text = shown[k]
+        m = generated(note)
+        if m is not None:  # sudokit generate's own comment: what it states, read at once
+            index, seed, stated_minimal, er, ep, ed = m.groups()
+            minimal = _YES.get(stated_minimal)
+            if minimal is None:
+                minimal = is_minimal(
+                    Grid.unchecked(_SUDOKU, forms[at : at + 81]),
+                    Grid.unchecked(_SUDOKU, solutions[at : at + 81]),
+                )
+            out.append(
+                Entry(  # positional, as _assemble makes it from the same facts
+                    ids[k],
+                    "3x3",
+                    form_text[at : at + 81],
+                    solution_text[at : at + 81],
+                    text,
+                    81 - text.count("."),
+                    symmetries[k],
+                    minimal,
+                    float(er),
+                    float(ep),
+                    float(ed),
+                    None,
+                    None,
+                    None,
+                    None,
+                    f"{name}:{line}",
+                    int(seed),
+                    int(index),
+                )
+            )
+            continue
+        s = _stated_in_text(note or raw)
+        if s.ep is None:  # no complete rating stated: rated the general way
+            item = pending(k)
+            form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
+            solution = Grid.unchecked(_SUDOKU, solutions[at : at + 81])
+            out.append(_entry(item, form, ids[k], solution, rerate))
+            continue
         minimal = s.minimal
         if minimal is None:
             form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
             minimal = is_minimal(form, Grid.unchecked(_SUDOKU, solutions[at : at + 81]))
-        text = shown[k]
         out.append(
             _assemble(
                 s,
                 ids[k],
                 form_text[at : at + 81],
                 solution_text[at : at + 81],
-                Grid.unchecked(_SUDOKU, cells[at : at + 81]),
+                _SUDOKU,
+                symmetries[k],
                 text,
                 81 - text.count("."),
                 minimal,
@@ -383,6 +444,18 @@ def _prepare_lines(
             )
         )
     return out
+
+
+#: The comment ``sudokit generate --rate`` writes on a line (``output.format_facts``), whole:
+#: its index, seed, minimality and rating. On such a comment it reads what the general
+#: grammar (:func:`sudokit.output.stated_facts`) reads, in one match from its start (the
+#: values it skips hold no ``=``, so no fact of that grammar hides in them); any other text
+#: goes to that grammar.
+_GENERATED = re.compile(
+    r"# index=(\d+) seed=(\d+) shape=\w+ symmetry=[\w\-]+ clues=\d+ minimal=(yes|no|\?)"
+    r" orbit_minimal=(?:yes|no|\?) rating=ED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)"
+    r" level=\w+"
+)
 
 
 _SUDOKU = Shape(3, 3)
@@ -575,7 +648,8 @@ def _entry(item: Pending, form: Grid, id: str, solution: Grid, rerate: bool) -> 
         id,
         _line(form),
         _line(solution),
-        grid,
+        grid.shape,
+        symmetry_of(grid),
         _line(grid),
         grid.clue_count,
         minimal,
@@ -590,7 +664,8 @@ def _assemble(
     id: str,
     form: str,
     solution: str,
-    grid: Grid,
+    shape: Shape,
+    symmetry: str,
     shown: str,
     clues: int,
     minimal: bool | None,
@@ -598,9 +673,10 @@ def _assemble(
     rating: Rating | None = None,
     techniques: tuple[str, ...] | None = None,
 ) -> Entry:
-    """The entry of a unique puzzle ``grid`` (``shown`` its text), from its canonical form,
-    that form's solution and id, what its record states (``s``), and its ``rating`` when
-    computed here (else the stated one: ``s`` has one)."""
+    """The entry of a unique puzzle of ``shape`` (``shown`` its text, ``symmetry`` that of
+    its clue pattern), from its canonical form, that form's solution and id, what its record
+    states (``s``), and its ``rating`` when computed here (else the stated one: ``s`` has
+    one)."""
     if rating is None:
         assert s.er is not None and s.ep is not None and s.ed is not None, "a stated rating"
         er, ep, ed, hardest, grade = s.er, s.ep, s.ed, s.hardest, None
@@ -610,12 +686,12 @@ def _assemble(
         er, ep, ed, hardest, grade = rating.er, rating.ep, rating.ed, rating.hardest, rating.hodoku
     return Entry(  # positional: made for every puzzle the bank adds
         id,
-        str(grid.shape),
+        str(shape),
         form,
         solution,
         shown,
         clues,
-        symmetry_of(grid),
+        symmetry,
         minimal,
         er,
         ep,
