@@ -62,6 +62,7 @@ from ._entries import (
     read_pending,
     read_pieces,
     read_tasks,
+    stored_rows,
 )
 from ._schema import SCHEMA_VERSION, meta, open_engine, puzzles, runs, techniques, writing
 
@@ -284,6 +285,25 @@ def _same(proc: Any, name: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4)
+def _insert_sql(dialect: sa.Dialect) -> Any:
+    """The ``puzzles`` insert compiled for ``dialect``, once (its SQL text is then the same
+    object each batch: the driver's statement cache keeps it prepared)."""
+    module: Any = postgresql if dialect.name == "postgresql" else sqlite
+    stmt = module.insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
+    return stmt.compile(dialect=dialect, column_keys=_COLUMNS)
+
+
+@lru_cache(maxsize=4)
+def _conversions(dialect: sa.Dialect) -> list[tuple[int, Any]]:
+    """The row positions whose values the dialect's column types convert, with how."""
+    return [
+        (k, proc)
+        for k, name in enumerate(ROW_COLUMNS)
+        if (proc := _bind(puzzles.c[name], dialect)) is not None and not _same(proc, name)
+    ]
+
+
 def _row_rng() -> random.Random:
     return random.Random(int.from_bytes(os.urandom(16), "little"))
 
@@ -369,30 +389,31 @@ class Bank:
         NOTHING``. The rows go to the driver's ``executemany`` as plain tuples, in the SQL
         SQLAlchemy Core compiles for the dialect: per row, no more Python than building it.
         """
-        first: dict[str, Entry] = {}
-        for e in entries:
-            first.setdefault(e.id, e)
+        first = {e[0]: e for e in reversed(entries)}  # each id's first entry (e[0]: its id)
         ids = sorted(first)  # one lock order (B-tree order, too)
         with writing(self._engine) as conn, conn.begin():
             if self.dialect == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
             held = _held_in(conn, ids)
-            new = [i for i in ids if i not in held]
+            new = [i for i in ids if i not in held] if held else ids
             if new:
                 self._insert_rows(conn, [first[i] for i in new])
             paths = [
                 {"id": i, "technique": t}
                 for i in new
+                if first[i].techniques
                 for t in sorted(set(first[i].techniques or ()))
             ]
             if paths:
                 conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
             if run is not None:
                 self._advance(conn, *run)
-        if len(first) == len(entries):  # no id twice in the batch
-            fresh = set(new)
+        if not held and len(first) == len(entries):  # all new, no id twice in the batch
+            return [Added(e, True) for e in entries]
+        fresh = set(new)
+        if len(first) == len(entries):
             return [Added(e, e.id in fresh) for e in entries]
-        out, fresh = [], set(new)
+        out = []
         for e in entries:  # an id's first entry is the new one; later ones are duplicates
             out.append(Added(e, e.id in fresh))
             fresh.discard(e.id)
@@ -401,20 +422,14 @@ class Bank:
     def _insert_rows(self, conn: Connection, entries: list[Entry]) -> None:
         """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``."""
         dialect = conn.dialect
-        stmt = self._insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
-        compiled = stmt.compile(dialect=dialect, column_keys=_COLUMNS)
+        compiled = _insert_sql(dialect)
         # What the column types make of values before the driver sees them (SQLite: text
-        # for times, integers for booleans); the time is one for the batch, made once.
-        convert = [
-            (k, proc)
-            for k, name in enumerate(ROW_COLUMNS)
-            if (proc := _bind(puzzles.c[name], dialect)) is not None and not _same(proc, name)
-        ]
+        # for times); the time is one for the batch, made once.
+        convert = _conversions(dialect)
         stamp = _bind(puzzles.c.added, dialect)
         now: object = datetime.now(UTC)
         added = stamp(now) if stamp is not None else now
-        rand = self._rng.random
-        rows: list[Any] = [(*e.values(), added, rand()) for e in entries]
+        rows: list[Any] = stored_rows(entries, added, self._rng.random)
         if convert:
             for at, row in enumerate(rows):
                 values = list(row)
@@ -555,11 +570,11 @@ class Bank:
             else:
                 want = 1 if limit is None else limit
                 r = (rng or self._rng).random()
-                ordered = base.order_by(puzzles.c.rkey)
-                rows = list(conn.execute(ordered.where(puzzles.c.rkey >= r).limit(want)))
+                by_level = filters is None or filters.level is None
+                rows = _in_key_order(conn, base, puzzles.c.rkey >= r, want, by_level)
                 if len(rows) < want:
-                    wrap = ordered.where(puzzles.c.rkey < r).limit(want - len(rows))
-                    rows += list(conn.execute(wrap))
+                    more = want - len(rows)
+                    rows += _in_key_order(conn, base, puzzles.c.rkey < r, more, by_level)
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
         return [_stored(row, paths.get(row.id, ())) for row in rows]
 
@@ -631,6 +646,23 @@ class Bank:
                 else:
                     out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
         return out
+
+
+def _in_key_order(
+    conn: Connection, base: sa.Select[Any], where: sa.ColumnElement[bool], want: int, by_level: bool
+) -> list[Any]:
+    """The first ``want`` rows of ``base`` that match ``where``, in ``rkey`` order: one range
+    scan of the ``(level, rkey)`` index when ``base`` names a level, else one per level
+    (``by_level``), merged: the same rows as one scan of all levels would give, without an
+    index of ``rkey`` alone for every insert to keep."""
+    ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
+    if not by_level:
+        return list(conn.execute(ordered))
+    rows = [
+        row for level in Level for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
+    ]
+    rows.sort(key=lambda row: row.rkey)
+    return rows[:want]
 
 
 def check_fill(

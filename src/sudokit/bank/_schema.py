@@ -25,10 +25,8 @@ from ..errors import BankError
 __all__ = ["SCHEMA_VERSION", "UPGRADES", "metadata", "open_engine", "puzzles", "runs", "techniques"]
 
 #: The version of the schema this sudokit writes; it reads banks up to this version.
-SCHEMA_VERSION = 1
-
-#: ``UPGRADES[v]`` turns a bank of schema ``v`` into one of ``v + 1`` (in one transaction).
-UPGRADES: dict[int, Callable[[Connection], None]] = {}
+#: 2: ``puzzles`` keeps one index besides its key, ``(level, rkey)`` (see :data:`UPGRADES`).
+SCHEMA_VERSION = 2
 
 APPLICATION = "sudokit"
 
@@ -65,12 +63,10 @@ puzzles = sa.Table(
     sa.Column("seq", sa.Integer, nullable=True),  # the generator's index
     sa.Column("added", sa.DateTime(timezone=True), nullable=False),  # UTC
     sa.Column("rkey", sa.Float, nullable=False),  # uniform in [0, 1): random picks
+    # The one index a write maintains besides the id's: random picks by level (and, one
+    # level at a time, without one). Every index costs each insert a B-tree insert at a
+    # random place; docs/bank.md says which were dropped and why.
     sa.Index("ix_puzzles_level_rkey", "level", "rkey"),
-    sa.Index("ix_puzzles_rkey", "rkey"),
-    sa.Index("ix_puzzles_er", "er"),
-    sa.Index("ix_puzzles_shape_level", "shape", "level"),
-    sa.Index("ix_puzzles_clues", "clues"),
-    sa.Index("ix_puzzles_hardest", "hardest"),
 )
 
 techniques = sa.Table(
@@ -89,6 +85,26 @@ runs = sa.Table(
     sa.Column("next_index", sa.Integer, nullable=False),
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
 )
+
+#: The indexes of schema 1 that schema 2 drops: none serves a query the bank must answer
+#: fast (random picks use ``(level, rkey)``; the rest are scans or sorts of the matches), and
+#: together they took half of SQLite's time a stored puzzle.
+_DROPPED_IN_2 = (
+    "ix_puzzles_rkey",
+    "ix_puzzles_er",
+    "ix_puzzles_shape_level",
+    "ix_puzzles_clues",
+    "ix_puzzles_hardest",
+)
+
+
+def _upgrade_1(conn: Connection) -> None:
+    for name in _DROPPED_IN_2:
+        conn.execute(sa.text(f"DROP INDEX IF EXISTS {name}"))
+
+
+#: ``UPGRADES[v]`` turns a bank of schema ``v`` into one of ``v + 1`` (in one transaction).
+UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1}
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _POSTGRES = ("postgresql", "postgres", "postgresql+psycopg")

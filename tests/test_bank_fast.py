@@ -1,0 +1,219 @@
+"""The bank's fast paths against the general ones they stand for.
+
+- ``sudokit generate``'s comment, read by one match (``_entries._GENERATED``), states what
+  the general label grammar (``output.stated_facts``) reads of it, and anything else the fast
+  match refuses.
+- Schema 2 keeps one index besides the key; a schema 1 bank is upgraded (its other indexes
+  dropped) with its rows intact.
+- A random pick without a level (one scan of ``(level, rkey)`` per level, merged) gives the
+  rows one scan of every row in ``rkey`` order gives, computed here in Python.
+- The rows the bank stores are ``Entry.values`` with the time and a random key.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import sqlalchemy as sa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudokit.bank import SCHEMA_VERSION, Bank, Entry, Filters, stored_rows
+from sudokit.bank._entries import _GENERATED, _stated_in_text
+from sudokit.bank._schema import puzzles
+from sudokit.rating import Level
+
+EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+_YES = {"yes": True, "no": False}
+
+
+def _fast(note: str) -> tuple[object, ...] | None:
+    """What the fast match reads of ``note`` (as ``_prepare_lines`` does), or None."""
+    m = _GENERATED.fullmatch(note)
+    if m is None:
+        return None
+    index, seed, minimal, er, ep, ed = m.groups()
+    return (float(er), float(ep), float(ed), _YES.get(minimal), int(seed), int(index))
+
+
+def _general(note: str) -> tuple[object, ...]:
+    s = _stated_in_text(note)
+    return (s.er, s.ep, s.ed, s.minimal, s.seed, s.index)
+
+
+_rating = st.builds(lambda a, b: f"{a}.{b}", st.integers(0, 12), st.integers(0, 9))
+#: Values of the facts the fast match skips; the last ones hide facts the grammar reads.
+_word = st.sampled_from(
+    ["3x3", "2x3", "rot180", "none", "mirror-h", "hard", "yes", "no", "?"]
+    + ["x,seed=7", "3xED=9.9/2.2/2.2", "r=minimal=yes", "a.index=4", "-er=3"]
+)
+
+
+@st.composite
+def _comments(draw: st.DrawFn) -> str:
+    """Comments as ``generate --rate`` writes them, and mutations of them: a character put
+    in, taken out or changed, a fact that the general grammar reads slipped in."""
+    yes_no = st.sampled_from(["yes", "no", "?"])
+    note = (
+        f"# index={draw(st.integers(0, 10**6))} seed={draw(st.integers(0, 2**64 - 1))}"
+        f" shape={draw(_word)} symmetry={draw(_word)} clues={draw(st.integers(0, 81))}"
+        f" minimal={draw(yes_no)} orbit_minimal={draw(yes_no)}"
+        f" rating=ED={draw(_rating)}/{draw(_rating)}/{draw(_rating)} level={draw(_word)}"
+    )
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(note)))
+        kind = draw(st.integers(0, 3))
+        if kind == 0:
+            piece = draw(st.sampled_from(["=", " ", "x", "9", ".", "/", "_", "-", "é", "٣"]))
+            note = note[:at] + piece + note[at:]
+        elif kind == 1:
+            note = note[:at] + note[at + 1 :]
+        elif kind == 2:
+            fact = draw(st.sampled_from(["seed=7", "index=3", "minimal=yes", "ED=9.9/1.1/1.1"]))
+            note = note[:at] + fact + note[at:]
+        else:
+            note = note[:at] + " er=5.5 " + note[at:]
+    return note
+
+
+@settings(max_examples=600, deadline=None)
+@given(_comments())
+def test_the_generated_comment_match_reads_what_the_grammar_reads(note: str) -> None:
+    fast = _fast(note)
+    if fast is not None:
+        assert fast == _general(note)
+
+
+def test_the_generated_comment_match_takes_generates_own_comments() -> None:
+    from sudokit import generate
+    from sudokit.difficulty import rated
+    from sudokit.output import format_record
+    from sudokit.rating import rate
+
+    for seed in range(3):
+        g = generate(seed=seed)
+        line = format_record(rated(g, rate(g.puzzle)), "line").rstrip("\n")
+        note = line[81:].strip()
+        assert _fast(note) is not None and _fast(note) == _general(note)
+
+
+# Schema ------------------------------------------------------------------------------------
+
+_SCHEMA_1_INDEXES = {
+    "ix_puzzles_rkey": "rkey",
+    "ix_puzzles_er": "er",
+    "ix_puzzles_shape_level": "shape, level",
+    "ix_puzzles_clues": "clues",
+    "ix_puzzles_hardest": "hardest",
+}
+
+
+def _engine(url: str) -> sa.Engine:
+    if "://" not in url:
+        return sa.create_engine(f"sqlite:///{url}")
+    return sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+
+
+def _indexes(url: str) -> set[str]:
+    engine = _engine(url)
+    try:
+        return {str(ix["name"]) for ix in sa.inspect(engine).get_indexes("puzzles")}
+    finally:
+        engine.dispose()
+
+
+def _entries(count: int, rng: random.Random) -> list[Entry]:
+    """Entries of made-up ids, of every level (the bank stores what it is given)."""
+    out = []
+    for k in range(count):
+        er = rng.choice([1.2, 1.5, 2.0, 2.6, 4.5, 7.1])
+        out.append(
+            Entry(
+                f"9x9-made{k:06d}",
+                "3x3",
+                EASY,
+                EASY_SOLUTION,
+                EASY,
+                81 - EASY.count("."),
+                "none",
+                False,
+                er,
+                er,
+                er,
+                None,
+                None,
+                None,
+                None,
+                f"made:{k}",
+                None,
+                None,
+            )
+        )
+    return out
+
+
+def test_a_schema_1_bank_is_upgraded_with_its_rows(bank_url: str) -> None:
+    with Bank(bank_url) as bank:
+        list(bank.add(_entries(30, random.Random(1))))
+    assert _indexes(bank_url) == {"ix_puzzles_level_rkey"}
+    engine = _engine(bank_url)
+    with engine.begin() as conn:  # back to schema 1: its indexes, its version
+        for name, columns in _SCHEMA_1_INDEXES.items():
+            conn.execute(sa.text(f"CREATE INDEX {name} ON puzzles ({columns})"))
+        conn.execute(sa.text("UPDATE meta SET value = '1' WHERE key = 'schema'"))
+    engine.dispose()
+    assert _indexes(bank_url) == {"ix_puzzles_level_rkey", *_SCHEMA_1_INDEXES}
+    with Bank(bank_url) as bank:
+        assert bank.count() == 30
+    assert _indexes(bank_url) == {"ix_puzzles_level_rkey"}
+    engine = _engine(bank_url)
+    with engine.connect() as conn:
+        version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
+    engine.dispose()
+    assert version == str(SCHEMA_VERSION) == "2"
+
+
+def test_random_picks_without_a_level_are_one_scan_in_key_order(tmp_path: Path) -> None:
+    url = str(tmp_path / "bank.db")
+    with Bank(url) as bank:
+        list(bank.add(_entries(300, random.Random(2))))
+    engine = _engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(puzzles.c.id, puzzles.c.rkey, puzzles.c.clues, puzzles.c.er))
+        table = sorted(rows, key=lambda row: row.rkey)
+    engine.dispose()
+
+    def oracle(r: float, want: int, keep: Filters) -> list[str]:
+        def ok(row: sa.Row[tuple[str, float, int, float]]) -> bool:
+            if keep.level is not None and Level.of(row.er) != keep.level:
+                return False
+            return keep.er is None or keep.er[0] <= row.er <= keep.er[1]
+
+        after = [row.id for row in table if row.rkey >= r and ok(row)]
+        before = [row.id for row in table if row.rkey < r and ok(row)]
+        return (after + before)[:want]
+
+    with Bank(url) as bank:
+        for k, (want, keep) in enumerate(
+            [(1, Filters()), (5, Filters()), (400, Filters()), (3, Filters(er=(1.5, 2.6)))]
+            + [(2, Filters(level=level)) for level in Level]
+        ):
+            for trial in range(20):
+                seed = 100 * k + trial
+                picked = bank.query(keep, limit=want, randomly=True, rng=random.Random(seed))
+                expected = oracle(random.Random(seed).random(), want, keep)
+                assert [p.id for p in picked] == expected
+
+
+def test_stored_rows_are_the_values_then_the_time_and_the_key() -> None:
+    entries = _entries(5, random.Random(3))
+    keys = iter([0.25, 0.5, 0.75, 0.125, 0.0])
+    rows = stored_rows(entries, "then", lambda: next(keys))
+    assert rows == [
+        (*e.values(), "then", key)
+        for e, key in zip(entries, [0.25, 0.5, 0.75, 0.125, 0.0], strict=True)
+    ]
+    assert rows[0][11] == str(Level.of(entries[0].er))
