@@ -217,3 +217,20 @@ def test_stored_rows_are_the_values_then_the_time_and_the_key() -> None:
         for e, key in zip(entries, [0.25, 0.5, 0.75, 0.125, 0.0], strict=True)
     ]
     assert rows[0][11] == str(Level.of(entries[0].er))
+
+
+def test_a_prepared_chunk_comes_back_from_a_worker_as_it_was(tmp_path: Path) -> None:
+    """A worker's chunk pickles its entries as plain tuples: unpickled, the same entries
+    (of the class Entry) and refusals, in order."""
+    import pickle
+
+    from sudokit.bank import Refusal, prepare_task, read_tasks
+    from sudokit.formats import PuzzleSource
+
+    path = tmp_path / "in.txt"
+    path.write_text(f"{EASY} # minimal=no rating=ED=1.2/1.2/1.2\n{'.' * 81}\n{EASY}\n")
+    [task] = list(read_tasks(PuzzleSource(str(path))))
+    done = prepare_task(task)
+    back = pickle.loads(pickle.dumps(done))
+    assert back == done and type(back) is list
+    assert [type(d) for d in back] == [Entry, Refusal, Entry]

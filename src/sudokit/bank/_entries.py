@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .._grid import Grid, conflict_reason
 from .._parallel import ordered_map
@@ -338,10 +338,29 @@ def read_tasks(source: PuzzleSource, size: int = 1000) -> Iterator[Lines | list[
 def prepare_task(
     task: Lines | list[Pending | Record], rerate: bool = False
 ) -> list[Entry | Refusal]:
-    """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first."""
+    """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first (a
+    list that a worker process sends back compactly: :class:`_Chunk`)."""
     if not isinstance(task, Lines):
-        return prepare_many(task, rerate)
-    return _prepare_lines(task.name, list(RecordReader.puzzle_lines(task)), rerate)
+        return _Chunk(prepare_many(task, rerate))
+    return _Chunk(_prepare_lines(task.name, list(RecordReader.puzzle_lines(task)), rerate))
+
+
+class _Chunk(list[Entry | Refusal]):
+    """A prepared chunk that pickles its entries as plain tuples, made back into entries by
+    one C-level call each (unpickling a named tuple runs its ``__new__``, a Python call of
+    eighteen arguments: 3 us of the storing process's time an entry, against 1.5). It
+    unpickles as a plain list."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _unchunk, ([tuple(d) if type(d) is Entry else d for d in self],)
+
+
+def _unchunk(items: list[tuple[Any, ...] | Refusal]) -> list[Entry | Refusal]:
+    make = _new_entry
+    return [make(d) if type(d) is tuple else d for d in items]  # type: ignore[misc]
+
+
+_new_entry = partial(tuple.__new__, Entry)
 
 
 def _prepare_lines(
