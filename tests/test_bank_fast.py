@@ -234,3 +234,27 @@ def test_a_prepared_chunk_comes_back_from_a_worker_as_it_was(tmp_path: Path) -> 
     back = pickle.loads(pickle.dumps(done))
     assert back == done and type(back) is list
     assert [type(d) for d in back] == [Entry, Refusal, Entry]
+
+
+def test_without_gc_restores_what_it_found() -> None:
+    import gc
+
+    from sudokit.bank._entries import without_gc
+
+    assert gc.isenabled()
+    with without_gc():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with without_gc():
+            raise KeyError("inside")
+    except KeyError:
+        pass
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with without_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # off before: left off
+    finally:
+        gc.enable()

@@ -63,6 +63,7 @@ from ._entries import (
     read_pieces,
     read_tasks,
     stored_rows,
+    without_gc,
 )
 from ._schema import SCHEMA_VERSION, meta, open_engine, puzzles, runs, techniques, writing
 
@@ -416,6 +417,12 @@ class Bank:
         NOTHING``. The rows go to the driver's ``executemany`` as plain tuples, in the SQL
         SQLAlchemy Core compiles for the dialect: per row, no more Python than building it.
         """
+        with without_gc():
+            return self._write_batch(entries, run)
+
+    def _write_batch(
+        self, entries: Sequence[Entry], run: tuple[str, int, int] | None
+    ) -> list[Added]:
         first = {e[0]: e for e in reversed(entries)}  # each id's first entry (e[0]: its id)
         ids = sorted(first)  # one lock order (B-tree order, too)
         with writing(self._engine) as conn, conn.begin():
