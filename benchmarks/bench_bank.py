@@ -12,7 +12,10 @@ Records:
   second of the library call (``Bank.add`` of ``bank.prepared`` chunks, in this process) and
   of the whole ``sudokit bank add`` process, with ``-j 1`` (everything in one process) and
   ``-j 2`` (this process stores, one worker reads and prepares), the best of ``--repeats``
-  runs (the machine may be shared; every run's time is listed for the CLI). The one-job
+  runs (the machine may be shared; every run's time is listed for the CLI). The library
+  records also give the CPU time a puzzle of this process (``cpu_us_main``: reading and
+  storing, and with one job preparing too) and of the worker (``cpu_us_workers``): on a
+  loaded machine these say more than the times. The one-job
   library record also times the stages one after the other, as ``prepared`` runs them:
   ``us_read`` (the lines cut into tasks, plain pieces checked), ``us_prepare`` (the tasks to
   entries: canonical forms, the uniqueness check and canonical solution, ids, stated facts,
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -114,6 +118,7 @@ def _library_add(target: str, path: Path, count: int, jobs: int) -> dict[str, An
     time of each stage (read, prepare: canonical form, uniqueness, facts; store)."""
     source = PuzzleSource(str(path))
     with Bank(target) as bank:
+        own, workers = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         added = sum(
             a.new
@@ -122,6 +127,8 @@ def _library_add(target: str, path: Path, count: int, jobs: int) -> dict[str, An
             )
         )
         total = time.perf_counter() - t
+        own = _cpu(resource.RUSAGE_SELF) - own
+    workers = _cpu(resource.RUSAGE_CHILDREN) - workers  # the pool's workers have ended
     out: dict[str, Any] = {
         "where": "library: Bank.add(prepared(...))",
         "jobs": jobs,
@@ -129,6 +136,10 @@ def _library_add(target: str, path: Path, count: int, jobs: int) -> dict[str, An
         "added": added,
         "seconds": round(total, 3),
         "per_second": round(count / total),
+        # CPU time a puzzle, of this process and of its worker: what a shared machine's
+        # load does not change much (the time above is the idle machine's only when idle)
+        "cpu_us_main": round(1e6 * own / count, 1),
+        "cpu_us_workers": round(1e6 * workers / count, 1),
     }
     if jobs == 1:  # the stages one after the other, on a new bank
         with _fresh_like(target) as again, Bank(again) as bank:
@@ -147,6 +158,12 @@ def _library_add(target: str, path: Path, count: int, jobs: int) -> dict[str, An
             us_store=round(1e6 * t_store / count, 1),
         )
     return out
+
+
+def _cpu(who: int) -> float:
+    """User and system CPU seconds of this process (RUSAGE_SELF) or its ended children."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 @contextlib.contextmanager

@@ -130,6 +130,11 @@ def stored_rows(
     ]
 
 
+#: An entry made of its fields as one tuple, without the named tuple's ``__new__`` (a Python
+#: call of eighteen arguments): for the places that make one a puzzle.
+_new_entry = partial(tuple.__new__, Entry)
+
+
 @lru_cache(maxsize=1024)
 def _level_name(er: float) -> str:
     return str(Level.of(er))
@@ -380,9 +385,6 @@ def _unchunk(items: list[tuple[Any, ...] | Refusal]) -> list[Entry | Refusal]:
     return [make(d) if type(d) is tuple else d for d in items]  # type: ignore[misc]
 
 
-_new_entry = partial(tuple.__new__, Entry)
-
-
 def _prepare_lines(
     name: str, found: list[tuple[int, str, str]], rerate: bool
 ) -> list[Entry | Refusal]:
@@ -435,25 +437,27 @@ def _prepare_lines(
                     Grid.unchecked(_SUDOKU, solutions[at : at + 81]),
                 )
             out.append(
-                Entry(  # positional, as _assemble makes it from the same facts
-                    ids[k],
-                    "3x3",
-                    form_text[at : at + 81],
-                    solution_text[at : at + 81],
-                    text,
-                    81 - text.count("."),
-                    symmetries[k],
-                    minimal,
-                    float(er),
-                    float(ep),
-                    float(ed),
-                    None,
-                    None,
-                    None,
-                    None,
-                    f"{name}:{line}",
-                    int(seed),
-                    int(index),
+                _new_entry(  # the fields in order, as _assemble makes them of the same facts
+                    (
+                        ids[k],
+                        "3x3",
+                        form_text[at : at + 81],
+                        solution_text[at : at + 81],
+                        text,
+                        81 - text.count("."),
+                        symmetries[k],
+                        minimal,
+                        float(er),
+                        float(ep),
+                        float(ed),
+                        None,
+                        None,
+                        None,
+                        None,
+                        f"{name}:{line}",
+                        int(seed),
+                        int(index),
+                    )
                 )
             )
             continue
