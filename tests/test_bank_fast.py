@@ -258,3 +258,16 @@ def test_without_gc_restores_what_it_found() -> None:
         assert not gc.isenabled()  # off before: left off
     finally:
         gc.enable()
+
+
+def test_ratings_given_as_integers_come_back_as_floats(bank_url: str) -> None:
+    """SQLite's rows skip the float column's bind processor (float()): the column's REAL
+    affinity stores an integer as REAL all the same."""
+    [entry] = _entries(1, random.Random(4))
+    entry = entry._replace(er=2, ep=1, ed=1)
+    with Bank(bank_url) as bank:
+        list(bank.add([entry]))
+        [stored] = bank.query()
+    rating = stored.rating
+    assert (rating.er, rating.ep, rating.ed) == (2.0, 1.0, 1.0)
+    assert all(type(x) is float for x in (rating.er, rating.ep, rating.ed))

@@ -275,11 +275,15 @@ def _bind(column: sa.Column[Any], dialect: sa.Dialect) -> Any:
     return column.type.dialect_impl(dialect).bind_processor(dialect)
 
 
-def _same(proc: Any, name: str) -> bool:
-    """Whether the bind processor of the boolean column ``name`` gives back values equal to
-    what it is given (SQLite's makes True 1: the driver binds a bool as that integer itself),
-    so rows can skip it."""
-    if not isinstance(puzzles.c[name].type, sa.Boolean):
+def _same(proc: Any, name: str, dialect: sa.Dialect) -> bool:
+    """Whether rows can skip the bind processor of column ``name``: a boolean one that gives
+    back values equal to what it is given (SQLite's makes True 1: the driver binds a bool as
+    that integer itself), or SQLite's float one (``float(v)``: the driver binds a float as
+    itself, and the column's REAL affinity stores an integer as REAL, as ``float`` would)."""
+    kind = puzzles.c[name].type
+    if isinstance(kind, sa.Float) and dialect.name == "sqlite":
+        return all(proc(v) == v for v in (0.5, 2, None))
+    if not isinstance(kind, sa.Boolean):
         return False
     return all(
         proc(v) == v and type(proc(v)) in (bool, int, type(None)) for v in (True, False, None)
@@ -301,7 +305,7 @@ def _conversions(dialect: sa.Dialect) -> list[tuple[int, Any]]:
     return [
         (k, proc)
         for k, name in enumerate(ROW_COLUMNS)
-        if (proc := _bind(puzzles.c[name], dialect)) is not None and not _same(proc, name)
+        if (proc := _bind(puzzles.c[name], dialect)) is not None and not _same(proc, name, dialect)
     ]
 
 
@@ -415,7 +419,9 @@ class Bank:
         advisory lock), so the ids the bank holds, read at the start of the transaction, say
         exactly which entries are new; the insert of those is still ``ON CONFLICT DO
         NOTHING``. The rows go to the driver's ``executemany`` as plain tuples, in the SQL
-        SQLAlchemy Core compiles for the dialect: per row, no more Python than building it.
+        SQLAlchemy Core compiles for the dialect (PostgreSQL: by ``COPY``): per row, no more
+        Python than building it. No cyclic garbage collection runs meanwhile
+        (:func:`without_gc`).
         """
         with without_gc():
             return self._write_batch(entries, run)
