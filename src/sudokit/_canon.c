@@ -1707,6 +1707,16 @@ done:
     return result;
 }
 
+/* How many grids of N cells `len` bytes hold; -1 with ValueError when not whole grids. */
+static Py_ssize_t grid_count(Py_ssize_t len, Py_ssize_t N)
+{
+    if (len % N != 0) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, len);
+        return -1;
+    }
+    return len / N;
+}
+
 static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"box_rows", "box_cols", "cells", "generic", "cycles", "deferred", NULL};
@@ -1721,12 +1731,9 @@ static PyObject *py_minlex_many(PyObject *self, PyObject *args, PyObject *kwargs
     int n = sudokit_check_shape(br, bc);
     if (n < 0)
         goto done;
-    Py_ssize_t N = (Py_ssize_t)n * n;
-    if (buf.len % N != 0) {
-        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, buf.len);
+    Py_ssize_t N = (Py_ssize_t)n * n, count = grid_count(buf.len, N);
+    if (count < 0)
         goto done;
-    }
-    Py_ssize_t count = buf.len / N;
     const uint8_t *cells = buf.buf;
     for (Py_ssize_t i = 0; i < count; i++)
         if (check_input(cells + i * N, n, i) < 0)
@@ -1831,12 +1838,9 @@ static PyObject *py_symmetry_many(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "side %d is out of range 1..%d", n, MAX_SIDE);
         goto done;
     }
-    Py_ssize_t N = (Py_ssize_t)n * n;
-    if (buf.len % N != 0) {
-        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, buf.len);
+    Py_ssize_t N = (Py_ssize_t)n * n, count = grid_count(buf.len, N);
+    if (count < 0)
         goto done;
-    }
-    Py_ssize_t count = buf.len / N;
     result = PyBytes_FromStringAndSize(NULL, count);
     if (!result)
         goto done;
