@@ -2,6 +2,12 @@
 
     python benchmarks/bench_rating.py                  # se_rated_dev.csv, single-threaded
     python benchmarks/bench_rating.py --hardest 60     # also 60 rows of hardest_1106.csv
+    python benchmarks/bench_rating.py --no-dev --hardest 100 --limit-seconds 60 --out base.jsonl
+    python benchmarks/bench_rating.py --no-dev --hardest 100 --against base.jsonl
+
+The second pair compares two builds on hardest_1106 (run the first with the other build's
+interpreter): puzzle by puzzle, a puzzle the other build gave up on counting with the time it
+spent, so the speedup over all of them is a lower bound.
 
 For ``se_rated_dev.csv``: ER exact on all and on ER < 6.5, EP and ED exact, time per puzzle by
 ER band (median, 90th percentile) and the total. Mismatches are listed on stderr.
@@ -15,10 +21,12 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import statistics
 import sys
 import time
+from typing import Any
 
 from sudokit import Grid
 from sudokit.rating import rate
@@ -91,25 +99,89 @@ def dev(limit: int | None) -> None:
             )
 
 
-def hardest(count: int) -> None:
+def hardest(count: int, limit: float | None, out: str | None, against: str | None) -> None:
+    """Rate the first ``count`` rated rows of hardest_1106.csv, each given at most ``limit``
+    seconds (wall clock, checked between steps); with ``out``, write each puzzle's times to
+    that file as JSON lines; with ``against``, compare with such a file from another build."""
     path = data_file("hardest_1106.csv")
     if path is None:
         return
     with path.open(encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r["er"]][:count]
-    close = 0
+    close = done = 0
+    each: list[dict[str, object]] = []
     t0, c0 = time.perf_counter(), time.process_time()
-    for row in rows:
-        r = rate(Grid(row["puzzle"]))
-        close += abs(r.er - float(row["er"])) <= 0.2 + 1e-9
+    for i, row in enumerate(rows):
+        t, c = time.perf_counter(), time.process_time()
+        deadline = None if limit is None else time.monotonic() + limit
+        try:
+            r = rate(Grid(row["puzzle"]), deadline=deadline)
+        except TimeoutError:
+            er = None
+        else:
+            er = r.er
+            done += 1
+            close += abs(r.er - float(row["er"])) <= 0.2 + 1e-9
+        each.append(
+            {
+                "index": i,
+                "puzzle": row["puzzle"],
+                "finished": er is not None,
+                "er": er,
+                "seconds": time.perf_counter() - t,
+                "cpu_seconds": time.process_time() - c,
+            }
+        )
     emit(
         {
             "bench": "rating",
             "set": "hardest_1106",
             "puzzles": len(rows),
-            "er_within_0.2": round(close / max(len(rows), 1), 4),
+            "limit_seconds": limit,
+            "finished": done,
+            "er_within_0.2": round(close / max(done, 1), 4),
             "total_seconds": round(time.perf_counter() - t0, 2),
             "cpu_seconds": round(time.process_time() - c0, 2),
+        }
+    )
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            for record in each:
+                print(json.dumps(record), file=f)
+    if against:
+        compare(each, against)
+
+
+def compare(ours: list[dict[str, Any]], against: str) -> None:
+    """Compare per-puzzle CPU times with another build's (a file ``--out`` wrote), puzzle by
+    puzzle. A puzzle the other build did not finish counts with the CPU time it spent before
+    its limit, which is less than it needed: over all puzzles the ratio is a lower bound (the
+    other build's true time is at least that). The ratio over the puzzles both finished
+    alone is given too; it leaves out the hardest puzzles, so it is not the figure to judge by."""
+    with open(against, encoding="utf-8") as f:
+        theirs = {r["puzzle"]: r for r in map(json.loads, f)}
+    pairs = [(r, theirs[r["puzzle"]]) for r in ours if r["puzzle"] in theirs]
+    both = [(a, b) for a, b in pairs if a["finished"] and b["finished"]]
+    mine = sum(a["cpu_seconds"] for a, _ in pairs)
+    other = sum(b["cpu_seconds"] for _, b in pairs)
+    emit(
+        {
+            "bench": "rating",
+            "set": "hardest_1106",
+            "against": against,
+            "puzzles": len(pairs),
+            "both_finished": len(both),
+            "only_other_finished": sum(b["finished"] and not a["finished"] for a, b in pairs),
+            "only_this_finished": sum(a["finished"] and not b["finished"] for a, b in pairs),
+            "cpu_seconds": round(mine, 2),
+            "other_cpu_seconds_at_least": round(other, 2),
+            # a lower bound when only the other build has unfinished puzzles
+            "speedup_all_at_least": round(other / mine, 2) if mine else None,
+            "speedup_both_finished": round(
+                sum(b["cpu_seconds"] for _, b in both) / sum(a["cpu_seconds"] for a, _ in both), 2
+            )
+            if both
+            else None,
         }
     )
 
@@ -118,11 +190,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, help="only the first N rows of se_rated_dev.csv")
     ap.add_argument("--hardest", type=int, default=0, help="rows of hardest_1106.csv to rate")
+    ap.add_argument(
+        "--limit-seconds", type=float, help="give up on a hardest_1106 puzzle after this long"
+    )
+    ap.add_argument("--out", help="write each hardest_1106 puzzle's times to this file")
+    ap.add_argument("--against", help="compare with another build's --out file")
+    ap.add_argument("--no-dev", action="store_true", help="skip se_rated_dev.csv")
     args = ap.parse_args()
     emit({"bench": "rating", "event": "start", "loadavg": os.getloadavg()[0], **machine()})
-    dev(args.limit)
+    if not args.no_dev:
+        dev(args.limit)
     if args.hardest:
-        hardest(args.hardest)
+        hardest(args.hardest, args.limit_seconds, args.out, args.against)
 
 
 if __name__ == "__main__":
