@@ -288,6 +288,10 @@ struct ch_Engine {
     ch_IVec bfs_a, bfs_b;
     /* inner engines for nested chains */
     ch_Engine *inner[2]; int ninner;
+    /* what the inner engines found on each grid met in this run (ch_nc_find) */
+    int *ncslot; int nccap, nccount;  /* hash table: entry offset in ncpool + 1, or 0 */
+    ch_IVec ncpool;                   /* the entries (see ch_nc_find) */
+    int *nckey; int ncwords;          /* the current grid's key: removed candidates, as bits */
     int failed;
     int best_only;          /* the caller computes complexities itself (ch_find) */
     /* best_only static chains: the cheapest hint so far (bounded set), by which searches that
@@ -769,12 +773,26 @@ static inline int ch_reaches(const ch_Reach *r, int from, int to) {
 static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) {
     const ch_Reach *r = &e->reach;
     if (!r->ok) return 1;
-    ch_Proto made[CH_MAX_PROTO];
     if (on) {
-        int k = ch_on_to_off(e, cand, y_links, 0, -1, made);
-        for (int j = 0; j < k; j++) if (ch_reaches(r, cand, made[j].key >> 1)) return 1;
+        /* a candidate "on" of cand leads to that excludes it (getOnToOff's, without building
+         * them: the reach set holds only candidates present) */
+        const ch_Geo *g = e->g;
+        int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
+        const uint64_t *set = r->reach + (size_t)r->comp[cand] * (size_t)r->nw;
+        if (y_links) {
+            for (int v = 0; v < n; v++) {
+                int x = c * n + v;
+                if (v != d && (set[x >> 6] >> (x & 63) & 1)) return 1;
+            }
+        }
+        const int *pp = g->peers + c * g->npeer;
+        for (int k = 0; k < g->npeer; k++) {
+            int x = pp[k] * n + d;
+            if (set[x >> 6] >> (x & 63) & 1) return 1;
+        }
         return 0;
     }
+    ch_Proto made[CH_MAX_PROTO];
     int k = ch_off_to_on(e, cand, y_links, 1, made);
     for (int j = 0; j < k; j++) if (ch_reaches(r, made[j].key >> 1, cand)) return 1;
     return 0;
@@ -1660,9 +1678,113 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
         if (!ch_rule_parents(e, in, h, src, &parents)) continue;
         uint64_t sig = ch_hint_signature(in, h);
         ch_emit(e, out, in->rem.a + h->rstart, h->nrem, parents.a, parents.len, h->complexity, sig);
+        /* the same, for ch_nc_replay: nrem, rem..., npar, par..., complexity, signature */
+        ch_IVec *p = &e->ncpool;
+        if (ch_iv_reserve(p, h->nrem + parents.len + 5)) { e->failed = 1; break; }
+        p->a[p->len++] = h->nrem;
+        memcpy(p->a + p->len, in->rem.a + h->rstart, sizeof(int) * (size_t)h->nrem);
+        p->len += h->nrem;
+        p->a[p->len++] = parents.len;
+        memcpy(p->a + p->len, parents.a, sizeof(int) * (size_t)parents.len);
+        p->len += parents.len;
+        p->a[p->len++] = h->complexity;
+        p->a[p->len++] = (int)(uint32_t)sig;
+        p->a[p->len++] = (int)(uint32_t)(sig >> 32);
     }
     free(parents.a);
     free(order);
+}
+
+/* The inner engines' findings per grid, for one run of an outer engine. Its chaining meets the
+ * same grid again and again (the closures of different assumptions end in the same places,
+ * the same closure is remade for its "off"), and what the inner engines find there, with the
+ * removed candidates each finding relies on, depends on nothing else in the run: the grid is
+ * the run's starting grid less the removed candidates, which are the key. An entry in ncpool
+ * at offset o: hash (2 ints), the key (ncwords ints: bit cand set when removed), the length L
+ * of what follows, then per finding as ch_rule_nested records it. */
+static uint64_t ch_nc_key(ch_Engine *e, const ch_mask_t *src) {
+    const ch_Geo *g = e->g;
+    int n = g->n;
+    memset(e->nckey, 0, sizeof(int) * (size_t)e->ncwords);
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int c = 0; c < g->ncell; c++) {
+        ch_mask_t m = src[c] & ~e->cand[c];
+        if (!m) continue;
+        h = (h ^ ((uint64_t)c << 40 ^ m)) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+        while (m) {
+            int cand = c * n + ch_lowbit(m); m &= m - 1;
+            e->nckey[cand >> 5] |= (int)((uint32_t)1 << (cand & 31));
+        }
+    }
+    return h;
+}
+
+static int ch_nc_slot(const ch_Engine *e, uint64_t h) {
+    return (int)((h ^ h >> 29) & (uint64_t)(e->nccap - 1));
+}
+
+/* The offset of the entry for the grid whose key nckey holds (hash h), or -1. */
+static int ch_nc_find(const ch_Engine *e, uint64_t h) {
+    const int *a = e->ncpool.a;
+    for (int i = ch_nc_slot(e, h); e->ncslot[i]; i = (i + 1) & (e->nccap - 1)) {
+        int o = e->ncslot[i] - 1;
+        if ((uint32_t)a[o] == (uint32_t)h && (uint32_t)a[o + 1] == (uint32_t)(h >> 32) &&
+            !memcmp(a + o + 2, e->nckey, sizeof(int) * (size_t)e->ncwords))
+            return o;
+    }
+    return -1;
+}
+
+/* Start an entry for nckey (hash h): its header; the offset, or -1 when memory ran out. */
+static int ch_nc_begin(ch_Engine *e, uint64_t h) {
+    ch_IVec *p = &e->ncpool;
+    if (ch_iv_reserve(p, e->ncwords + 3)) { e->failed = 1; return -1; }
+    int o = p->len;
+    p->a[o] = (int)(uint32_t)h; p->a[o + 1] = (int)(uint32_t)(h >> 32);
+    memcpy(p->a + o + 2, e->nckey, sizeof(int) * (size_t)e->ncwords);
+    p->len += e->ncwords + 3;
+    return o;
+}
+
+/* Finish the entry at o (its findings follow the header) and file it in the table. */
+static void ch_nc_commit(ch_Engine *e, int o) {
+    if (e->failed || ch_out_of_memory) return;
+    e->ncpool.a[o + 2 + e->ncwords] = e->ncpool.len - (o + 3 + e->ncwords);
+    if (2 * (e->nccount + 1) > e->nccap) {  /* grow, and file every entry again */
+        int cap = e->nccap * 2;
+        int *t = cap < INT32_MAX / 4 ? calloc((size_t)cap, sizeof(int)) : NULL;
+        if (!t) { e->failed = 1; return; }
+        free(e->ncslot);
+        e->ncslot = t; e->nccap = cap;
+        const int *a = e->ncpool.a;
+        for (int q = 0; q < o; q += 3 + e->ncwords + a[q + 2 + e->ncwords]) {
+            uint64_t hq = (uint64_t)(uint32_t)a[q] | (uint64_t)(uint32_t)a[q + 1] << 32;
+            int i = ch_nc_slot(e, hq);
+            while (e->ncslot[i]) i = (i + 1) & (cap - 1);
+            e->ncslot[i] = q + 1;
+        }
+    }
+    uint64_t h = (uint64_t)(uint32_t)e->ncpool.a[o] | (uint64_t)(uint32_t)e->ncpool.a[o + 1] << 32;
+    int i = ch_nc_slot(e, h);
+    while (e->ncslot[i]) i = (i + 1) & (e->nccap - 1);
+    e->ncslot[i] = o + 1;
+    e->nccount++;
+}
+
+/* Emit again what the entry at o recorded, as ch_rule_nested emitted it. */
+static void ch_nc_replay(ch_Engine *e, int o, ch_IVec *out) {
+    int pos = o + 3 + e->ncwords, end = pos + e->ncpool.a[pos - 1];
+    while (pos < end) {
+        const int *a = e->ncpool.a;  /* ch_emit does not grow ncpool */
+        int nrem = a[pos], npar = a[pos + 1 + nrem];
+        const int *rem = a + pos + 1, *par = a + pos + 2 + nrem;
+        pos += 2 + nrem + npar;
+        int cx = a[pos];
+        uint64_t sig = (uint64_t)(uint32_t)a[pos + 1] | (uint64_t)(uint32_t)a[pos + 2] << 32;
+        pos += 3;
+        ch_emit(e, out, rem, nrem, par, npar, cx, sig);
+    }
 }
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
@@ -1686,10 +1808,17 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
         }
         for (int i = 0; i < e->ninner; i++) if (!e->inner[i]) { e->failed = 1; return; }
     }
+    if (!e->ninner) return;
+    uint64_t h = ch_nc_key(e, src);
+    int o = ch_nc_find(e, h);
+    if (o >= 0) { ch_nc_replay(e, o, out); return; }
+    o = ch_nc_begin(e, h);
+    if (o < 0) return;
     for (int i = 0; i < e->ninner; i++) {
         ch_rule_nested(e, e->inner[i], src, out);
-        if (out->len || e->failed) return;
+        if (out->len || e->failed) break;
     }
+    ch_nc_commit(e, o);
 }
 
 /* ------------------------------------------------------------------ engine */
@@ -1715,6 +1844,13 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
     e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
+    if (nesting >= 2) {
+        e->ncwords = (g->ncand + 31) / 32;
+        e->nccap = 1024;
+        e->ncslot = calloc((size_t)e->nccap, sizeof(int));
+        e->nckey = malloc(sizeof(int) * (size_t)e->ncwords);
+        if (!e->ncslot || !e->nckey) { ch_engine_free(e); return NULL; }
+    }
     if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->livecell || !e->livepos || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
         ch_engine_free(e);
@@ -1728,6 +1864,11 @@ static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
     e->bounded = 0; e->ncaps = 0; e->reach.ok = 0;
+    if (e->nccount) {
+        memset(e->ncslot, 0, sizeof(int) * (size_t)e->nccap);
+        e->nccount = 0;
+    }
+    e->ncpool.len = 0;
     if (e->gen > (1 << 30)) {  /* an engine kept for long: start the stamps over */
         memset(e->stamp, 0, sizeof(int) * 2 * (size_t)e->g->ncand);
         memset(e->scratch, 0, sizeof(int) * (size_t)e->g->ncand);
@@ -1740,6 +1881,7 @@ static void ch_engine_reset(ch_Engine *e) {
 static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
+    free(e->ncslot); free(e->ncpool.a); free(e->nckey);
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
     free(e->livecell); free(e->livepos);
     ch_reach_free(&e->reach);
