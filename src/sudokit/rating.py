@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from functools import lru_cache
 
 from ._grid import Grid
 from .engine import unique_solution
@@ -30,6 +31,7 @@ from .logic import (
     PathEnd,
     Step,
     StepPath,
+    Technique,
     run_path,
     solve_path,
 )
@@ -186,11 +188,16 @@ def rate(
     else:
         unique_solution(puzzle)
         start = puzzle
-    techniques = SE_ORDER
-    if max_rating is not None:
-        techniques = tuple(t for t in SE_ORDER if t.rating <= max_rating)
+    techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
     return _rating_of(end, steps, max_rating)
+
+
+@lru_cache(maxsize=64)
+def _up_to(max_rating: float) -> tuple[Technique, ...]:
+    """SE's order without the techniques rated above ``max_rating`` (one tuple per cap: the
+    solver knows it again by identity)."""
+    return tuple(t for t in SE_ORDER if t.rating <= max_rating)
 
 
 def _rating_of(end: PathEnd, steps: StepPath, max_rating: float | None) -> Rating:
@@ -199,23 +206,21 @@ def _rating_of(end: PathEnd, steps: StepPath, max_rating: float | None) -> Ratin
     capped path, not applied, is taken off ``steps``."""
     if end is PathEnd.OUT_OF_TIME:
         raise TimeoutError("the rating ran out of time")
-    summary = steps.summary()  # the steps' Step objects are made only if someone reads them
+    ratings = steps.ratings()  # the steps' Step objects are made only if someone reads them
     over = None
     if end is PathEnd.CAPPED:
-        over = summary.pop()[1]
+        over = ratings.pop()
         steps = steps.without_last()
     elif end is PathEnd.STUCK and max_rating is not None:
         over = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=UNSOLVED_RATING)
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
     hardest = None  # the technique of the first step with the highest rating
-    for i, (technique, rating, places) in enumerate(summary):
-        if hardest is None or rating > er:
-            hardest = technique
-        er = max(er, rating)
-        if not i:
-            ed = er
-        if not ep and places:
-            ep = er
+    if ratings:
+        er, ed = max(ratings), ratings[0]
+        hardest = steps.technique(ratings.index(er))
+        first = steps.first_placing()
+        if first is not None:
+            ep = max(ratings[: first + 1])
     if over is not None:
         return Rating(over, ep, ed, False, hardest, steps, capped=True)
     if end is PathEnd.STUCK:
@@ -272,7 +277,7 @@ def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Scre
     """
     unique_solution(puzzle)
     cap = floor - _FLOOR_MARGIN
-    techniques = tuple(t for t in SE_ORDER if t.rating <= cap)
+    techniques = _up_to(cap)
     state = Candidates.from_grid(puzzle)
     end, steps = run_path(state, techniques=techniques, stop_above=cap, deadline=deadline)
     return Screened(_rating_of(end, steps, cap), state, cap)

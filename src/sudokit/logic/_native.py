@@ -98,6 +98,24 @@ class StepPath(Sequence[Step]):
             return [(d.kind, d.rating, bool(d.placements)) for d in self._data]
         return [(s.technique, s.rating, bool(s.placements)) for s in self._all()]
 
+    def ratings(self) -> list[float]:
+        """Each step's rating."""
+        if self._data is not None:
+            return [d.rating for d in self._data]
+        return [s.rating for s in self._all()]
+
+    def technique(self, index: int) -> str:
+        """The technique of step ``index``."""
+        if self._data is not None:
+            return self._data[index].kind
+        return self._all()[index].technique
+
+    def first_placing(self) -> int | None:
+        """The index of the first step that places a value, or None."""
+        if self._data is not None:
+            return next((i for i, d in enumerate(self._data) if d.placements), None)
+        return next((i for i, s in enumerate(self._all()) if s.placements), None)
+
     def without_last(self) -> StepPath:
         """The path without its last step."""
         if self._data is not None:
