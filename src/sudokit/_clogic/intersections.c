@@ -7,10 +7,10 @@
  * Info of a direct step: the cleared candidates as (cell, digit) pairs.
  */
 
-static void locking(const lstate *s, lsink *out, int direct) {
+static inline __attribute__((always_inline)) void locking_nw(const lstate *s, lsink *out, int direct, int nw) {
     static const int kind_pairs[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
     const lgeo *g = s->g;
-    int n = g->n, nw = g->nw;
+    int n = g->n;
     for (int kp = 0; kp < 4; kp++) {
         int k1 = kind_pairs[kp][0], k2 = kind_pairs[kp][1], pointing = k1 == 2;
         for (int u1 = k1 * n; u1 < k1 * n + n; u1++) {
@@ -70,5 +70,7 @@ static void locking(const lstate *s, lsink *out, int direct) {
     }
 }
 
-static void lf_direct_intersections(const lstate *s, lsink *out) { locking(s, out, 1); }
-static void lf_intersections(const lstate *s, lsink *out) { locking(s, out, 0); }
+static inline __attribute__((always_inline)) void direct_locking(const lstate *s, lsink *out, int nw) { locking_nw(s, out, 1, nw); }
+static inline __attribute__((always_inline)) void plain_locking(const lstate *s, lsink *out, int nw) { locking_nw(s, out, 0, nw); }
+static void lf_direct_intersections(const lstate *s, lsink *out) { LG_NW_SPECIALIZED(direct_locking, s, out); }
+static void lf_intersections(const lstate *s, lsink *out) { LG_NW_SPECIALIZED(plain_locking, s, out); }

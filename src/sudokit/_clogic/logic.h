@@ -109,18 +109,22 @@ static inline int cs_next(const cset *a, int nw, int c) {
     }
 }
 #define CS_FOREACH(c, set, nw) for (int c = cs_next((set), (nw), -1); c >= 0; c = cs_next((set), (nw), c))
-static inline int cs_single(const cset *a, int nw) { return cs_count(a, nw) == 1; }
-/* more than one cell (the reference's `m & (m - 1)`) */
-static inline int cs_many(const cset *a, int nw) {
+
+/* 0 or 1 cells, or 2 for more than one (no count: the build has no popcount instruction) */
+static inline int cs_few(const cset *a, int nw) {
     int seen = 0;
     for (int i = 0; i < nw; i++) {
         uint64_t w = a->w[i];
         if (!w) continue;
-        if (seen || (w & (w - 1))) return 1;
+        if (seen || (w & (w - 1))) return 2;
         seen = 1;
     }
-    return 0;
+    return seen;
 }
+/* exactly one cell */
+static inline int cs_single(const cset *a, int nw) { return cs_few(a, nw) == 1; }
+/* more than one cell (the reference's `m & (m - 1)`) */
+static inline int cs_many(const cset *a, int nw) { return cs_few(a, nw) == 2; }
 static inline void cs_and(cset *r, const cset *a, const cset *b, int nw) {
     for (int i = 0; i < nw; i++) r->w[i] = a->w[i] & b->w[i];
 }
@@ -149,6 +153,13 @@ static inline int cs_cmp(const cset *a, const cset *b, int nw) {
         if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
     return 0;
 }
+
+/* Call finder body ``name(s, out, nw)`` (an always_inline function taking the word count of
+ * a cell set) with the 9x9 grid's 2 as a constant, or the shape's own count: inlined twice,
+ * the set operations unroll for 9x9 (the singles and intersections run at nearly every step
+ * of every path). */
+#define LG_NW_SPECIALIZED(name, s, out) \
+    do { if ((s)->g->nw == 2) name((s), (out), 2); else name((s), (out), (s)->g->nw); } while (0)
 
 /* ------------------------------------------------------------------ the candidate state */
 

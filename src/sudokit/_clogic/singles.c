@@ -10,9 +10,8 @@ static inline int se_unit(const lgeo *g, int i) {
     return i < n ? 2 * n + i : (i < 2 * n ? i : i - 2 * n);
 }
 
-static void lf_full_houses(const lstate *s, lsink *out) {
+static inline __attribute__((always_inline)) void full_houses(const lstate *s, lsink *out, int nw) {
     const lgeo *g = s->g;
-    int nw = g->nw;
     for (int i = 0; i < g->nunit; i++) {
         int u = se_unit(g, i);
         cset e;
@@ -30,9 +29,11 @@ static void lf_full_houses(const lstate *s, lsink *out) {
     }
 }
 
-static void lf_hidden_singles(const lstate *s, lsink *out) {
+static void lf_full_houses(const lstate *s, lsink *out) { LG_NW_SPECIALIZED(full_houses, s, out); }
+
+static inline __attribute__((always_inline)) void hidden_singles(const lstate *s, lsink *out, int nw) {
     const lgeo *g = s->g;
-    int nw = g->nw, n = g->n;
+    int n = g->n;
     for (int i = 0; i < g->nunit; i++) {
         int u = se_unit(g, i);
         cset e;
@@ -53,6 +54,8 @@ static void lf_hidden_singles(const lstate *s, lsink *out) {
         }
     }
 }
+
+static void lf_hidden_singles(const lstate *s, lsink *out) { LG_NW_SPECIALIZED(hidden_singles, s, out); }
 
 static void lf_naked_singles(const lstate *s, lsink *out) {
     const lgeo *g = s->g;
