@@ -381,19 +381,20 @@ static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq,
         }
     static dmask cand[LG_MAXC];  /* only used with the GIL held */
     if (cand_seq == Py_None) {
-        /* the candidates of the puzzle: every digit no peer holds */
+        /* the candidates of the puzzle: every digit no peer holds (the digits of each row,
+         * column and box first, in one pass) */
+        dmask rows[LG_MAXN] = {0}, cols[LG_MAXN] = {0}, boxes[LG_MAXN] = {0};
+        int per_band = n / bc;
         for (int c = 0; c < size; c++) {
-            if (v[c]) { cand[c] = 0; continue; }
-            dmask seen = 0;
-            int r = c / n, col = c % n, r0 = r - r % br, c0 = col - col % bc;
-            for (int k = 0; k < n; k++) {
-                if (v[r * n + k]) seen |= (dmask)1 << (v[r * n + k] - 1);
-                if (v[k * n + col]) seen |= (dmask)1 << (v[k * n + col] - 1);
-            }
-            for (int i = r0; i < r0 + br; i++)
-                for (int j = c0; j < c0 + bc; j++)
-                    if (v[i * n + j]) seen |= (dmask)1 << (v[i * n + j] - 1);
-            cand[c] = (n < 64 ? (((dmask)1 << n) - 1) : ~(dmask)0) & ~seen;
+            if (!v[c]) continue;
+            int r = c / n, col = c % n;
+            dmask bit = (dmask)1 << (v[c] - 1);
+            rows[r] |= bit; cols[col] |= bit; boxes[(r / br) * per_band + col / bc] |= bit;
+        }
+        dmask all = n < 64 ? (((dmask)1 << n) - 1) : ~(dmask)0;
+        for (int c = 0; c < size; c++) {
+            int r = c / n, col = c % n;
+            cand[c] = v[c] ? 0 : all & ~(rows[r] | cols[col] | boxes[(r / br) * per_band + col / bc]);
         }
         lgeo *g = get_geo(br, bc, owned);
         if (!g) { PyErr_NoMemory(); return -1; }
