@@ -1,12 +1,13 @@
 """The lazy step path ``rate`` and ``run_path`` return: the same steps as the solver's, made
-from the engine's data only when read, and a summary (what ``rate`` reads) that agrees."""
+from the engine's data only when read, and the ratings, techniques and first placing step
+(what ``rate`` reads) that agree."""
 
 from __future__ import annotations
 
 import pytest
 
 import sudokit
-from sudokit.logic import SE_ORDER, Candidates, PathEnd, run_path, solve_path
+from sudokit.logic import SE_ORDER, TECHNIQUES, Candidates, PathEnd, run_path, solve_path
 from sudokit.logic._native import StepPath
 from sudokit.rating import rate
 
@@ -25,17 +26,26 @@ def test_the_path_holds_the_solvers_steps(puzzle: str) -> None:
     steps = rate(grid).steps
     assert isinstance(steps, StepPath)
     expected = solve_path(grid).steps
-    summary = steps.summary()  # read before any Step is made
-    assert summary == [(s.technique, s.rating, bool(s.placements)) for s in expected]
+    read = summary(steps)  # before any Step is made
+    assert read == summary(expected)
     assert len(steps) == len(expected) > 0
     assert [fields(s) for s in steps] == [fields(s) for s in expected]
-    assert steps.summary() == summary  # and after
+    assert summary(steps) == read  # and after
     assert fields(steps[-1]) == fields(expected[-1])
     assert [fields(s) for s in steps[1:3]] == [fields(s) for s in expected[1:3]]
     assert steps == tuple(steps) and hash(steps) == hash(tuple(steps))
     assert steps != expected  # Step compares by identity: these are other objects
     rest = steps.without_last()
     assert [fields(s) for s in rest] == [fields(s) for s in expected[:-1]]
+
+
+def summary(steps: StepPath | tuple[sudokit.logic.Step, ...]) -> tuple[object, ...]:
+    """What rate reads of a path, from a StepPath or, as it is defined, from Step objects."""
+    if isinstance(steps, StepPath):
+        kinds = [steps.technique(i) for i in range(len(steps))]
+        return steps.ratings(), kinds, steps.first_placing()
+    first = next((i for i, s in enumerate(steps) if s.placements), None)
+    return [s.rating for s in steps], [s.technique for s in steps], first
 
 
 def test_rate_reads_the_summary_as_it_read_the_steps() -> None:
@@ -65,6 +75,22 @@ def test_a_path_from_python_techniques_is_a_step_path_too() -> None:
     state = Candidates.from_grid(sudokit.Grid(EASY))
     end, steps = run_path(state, techniques=["singles"])
     made = StepPath(state.shape, steps=list(steps))
-    assert made.summary() == steps.summary() and len(made) == len(steps)
+    assert summary(made) == summary(steps) and len(made) == len(steps)
+    assert summary(made)[2] == 0 and StepPath(state.shape).first_placing() is None
     assert [fields(s) for s in made.without_last()] == [fields(s) for s in steps][:-1]
     assert end.name == "SOLVED" and state.is_solved()
+
+
+def test_a_list_of_techniques_changed_between_paths_is_read_again() -> None:
+    # the C ids of a tuple of techniques are remembered by its identity; a list's are not
+    grid = sudokit.Grid(EASY)
+    chosen = [TECHNIQUES["full-house"]]
+    end, _ = run_path(grid, techniques=chosen)
+    assert end is PathEnd.STUCK
+    chosen.append(TECHNIQUES["hidden-single"])
+    end, steps = run_path(grid, techniques=chosen)
+    assert end is PathEnd.SOLVED and {s.technique for s in steps} == {"full-house", "hidden-single"}
+    again = tuple(chosen)
+    expected = [fields(s) for s in steps]
+    for _ in range(2):
+        assert [fields(s) for s in run_path(grid, techniques=again)[1]] == expected

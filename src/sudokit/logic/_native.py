@@ -74,8 +74,9 @@ def from_data(shape: Shape, data: _logic.StepData) -> Step:
 
 class StepPath(Sequence[Step]):
     """The steps of a path, as a sequence of :class:`Step`: made from the engine's data when
-    first read (a rating needs only each step's technique, rating and whether it places a
-    value, which :meth:`summary` gives without making them)."""
+    first read (a rating needs only each step's rating, the technique of one and the first that
+    places a value, which :meth:`ratings`, :meth:`technique` and :meth:`first_placing` give
+    without making them)."""
 
     __slots__ = ("_data", "_shape", "_steps")
 
@@ -91,12 +92,6 @@ class StepPath(Sequence[Step]):
             self._steps = tuple(from_data(self._shape, d) for d in self._data or ())
             self._data = None
         return self._steps
-
-    def summary(self) -> list[tuple[str, float, bool]]:
-        """(technique, rating, places a value) of each step."""
-        if self._data is not None:
-            return [(d.kind, d.rating, bool(d.placements)) for d in self._data]
-        return [(s.technique, s.rating, bool(s.placements)) for s in self._all()]
 
     def ratings(self) -> list[float]:
         """Each step's rating."""
