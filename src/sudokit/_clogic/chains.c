@@ -1695,11 +1695,12 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
     free(order);
 }
 
-/* The inner engines' findings per grid, for one run of an outer engine. Its chaining meets the
- * same grid again and again (the closures of different assumptions end in the same places,
- * the same closure is remade for its "off"), and what the inner engines find there, with the
- * removed candidates each finding relies on, depends on nothing else in the run: the grid is
- * the run's starting grid less the removed candidates, which are the key. An entry in ncpool
+/* The inner engines' findings per grid, for one run of an outer engine. Its chaining meets
+ * the same grid again and again (the closures of different assumptions reach the same places:
+ * on the first hardest_1106 puzzles, 44% of nested-2's inner runs were on a grid met before in
+ * the same run), and what the inner engines find there, with the removed candidates each
+ * finding relies on, depends on nothing else in the run: the grid is the run's starting grid
+ * less the removed candidates, which are the key. An entry in ncpool
  * at offset o: hash (2 ints), the key (ncwords ints: bit cand set when removed), the length L
  * of what follows, then per finding as ch_rule_nested records it. */
 static uint64_t ch_nc_key(ch_Engine *e, const ch_mask_t *src) {
