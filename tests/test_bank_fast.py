@@ -200,12 +200,32 @@ def test_random_picks_without_a_level_are_one_scan_in_key_order(tmp_path: Path) 
         for k, (want, keep) in enumerate(
             [(1, Filters()), (5, Filters()), (400, Filters()), (3, Filters(er=(1.5, 2.6)))]
             + [(2, Filters(level=level)) for level in Level]
+            + [(4, Filters(er=er)) for er in [(2.0, 2.0), (2.6, 2.6), (1.25, 7.1), (3.0, 1.0)]]
+            + [(2, Filters(er=(1.0, 2.6), level=Level.HARD))]
         ):
             for trial in range(20):
                 seed = 100 * k + trial
                 picked = bank.query(keep, limit=want, randomly=True, rng=random.Random(seed))
                 expected = oracle(random.Random(seed).random(), want, keep)
                 assert [p.id for p in picked] == expected
+
+
+def test_the_hardest_first_are_a_sort_by_er_of_every_match(tmp_path: Path) -> None:
+    """``hardest`` with a limit goes level by level from the hardest (the bank has no index
+    of ER): the same rows, in the same order, as sorting every match by ER then id."""
+    url = str(tmp_path / "bank.db")
+    with Bank(url) as bank:
+        list(bank.add(_entries(200, random.Random(5))))
+        everything = bank.query()
+        for keep in [Filters(), Filters(er=(1.3, 2.6)), Filters(level=Level.EASY)]:
+            matches = [
+                s for s in everything if keep.er is None or keep.er[0] <= s.rating.er <= keep.er[1]
+            ]
+            matches = [s for s in matches if keep.level is None or s.rating.level == keep.level]
+            ranked = [s.id for s in sorted(matches, key=lambda s: (-s.rating.er, s.id))]
+            for limit in (1, 7, 40, 150, 500):
+                got = bank.query(keep, limit=limit, hardest=True)
+                assert [s.id for s in got] == ranked[:limit]
 
 
 def test_stored_rows_are_the_values_then_the_time_and_the_key() -> None:

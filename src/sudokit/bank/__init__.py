@@ -112,6 +112,18 @@ class Filters:
                 f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
             )
 
+    def levels(self) -> list[Level]:
+        """The levels a matching puzzle can have, easiest first: the level asked for, else
+        those an ER range reaches (a stored level is :meth:`Level.of` its ER, which grows
+        with the ER), else all. Random picks and the hardest first go level by level
+        over the ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
+        if self.level is not None:
+            return [self.level]
+        if self.er is not None:
+            lo, hi = self.er
+            return [] if lo > hi else [lv for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
+        return list(Level)
+
     def where(self) -> list[sa.ColumnElement[bool]]:
         p = puzzles.c
         out: list[sa.ColumnElement[bool]] = []
@@ -603,21 +615,23 @@ class Bank:
         ``hardest`` by ER from the highest (``sudokit hunt --from-bank`` takes its seeds so),
         or with ``randomly`` a random run of ``limit`` of them (see the module's random
         pick)."""
-        where = (filters or Filters()).where()
-        base = sa.select(puzzles).where(*where)
+        keep = filters or Filters()
+        base = sa.select(puzzles).where(*keep.where())
+        levels = keep.levels()
         with self._engine.connect() as conn:
-            if not randomly:
+            if hardest and limit is not None:
+                rows = _hardest_first(conn, base, limit, levels)
+            elif not randomly:
                 order = (puzzles.c.er.desc(),) if hardest else (puzzles.c.added,)
                 stmt = base.order_by(*order, puzzles.c.id)
                 rows = list(conn.execute(stmt if limit is None else stmt.limit(limit)))
             else:
                 want = 1 if limit is None else limit
                 r = (rng or self._rng).random()
-                by_level = filters is None or filters.level is None
-                rows = _in_key_order(conn, base, puzzles.c.rkey >= r, want, by_level)
+                rows = _in_key_order(conn, base, puzzles.c.rkey >= r, want, levels)
                 if len(rows) < want:
                     more = want - len(rows)
-                    rows += _in_key_order(conn, base, puzzles.c.rkey < r, more, by_level)
+                    rows += _in_key_order(conn, base, puzzles.c.rkey < r, more, levels)
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
         return [_stored(row, paths.get(row.id, ())) for row in rows]
 
@@ -692,20 +706,41 @@ class Bank:
 
 
 def _in_key_order(
-    conn: Connection, base: sa.Select[Any], where: sa.ColumnElement[bool], want: int, by_level: bool
+    conn: Connection,
+    base: sa.Select[Any],
+    where: sa.ColumnElement[bool],
+    want: int,
+    levels: list[Level],
 ) -> list[Any]:
     """The first ``want`` rows of ``base`` that match ``where``, in ``rkey`` order: one range
-    scan of the ``(level, rkey)`` index when ``base`` names a level, else one per level
-    (``by_level``), merged: the same rows as one scan of all levels would give, without an
-    index of ``rkey`` alone for every insert to keep."""
+    scan of the ``(level, rkey)`` index a level that ``base`` can match, merged: the same rows
+    as one scan of all levels would give, without an index of ``rkey`` alone for every
+    insert to keep."""
     ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
-    if not by_level:
-        return list(conn.execute(ordered))
+    if len(levels) == 1:
+        return list(conn.execute(ordered.where(puzzles.c.level == str(levels[0]))))
     rows = [
-        row for level in Level for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
+        row
+        for level in levels
+        for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
     ]
     rows.sort(key=lambda row: row.rkey)
     return rows[:want]
+
+
+def _hardest_first(
+    conn: Connection, base: sa.Select[Any], limit: int, levels: list[Level]
+) -> list[Any]:
+    """The first ``limit`` rows of ``base`` by ER from the highest (then id), level by level
+    from the hardest: a level's rows all rate above an easier level's, so only the levels
+    that reach the limit are sorted, not the whole bank (there is no index of ER)."""
+    rows: list[Any] = []
+    for level in reversed(levels):
+        if len(rows) >= limit:
+            break
+        stmt = base.where(puzzles.c.level == str(level)).order_by(puzzles.c.er.desc(), puzzles.c.id)
+        rows += conn.execute(stmt.limit(limit - len(rows)))
+    return rows
 
 
 def check_fill(
