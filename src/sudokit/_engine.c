@@ -34,6 +34,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <immintrin.h> /* SSE2 on every x86-64; AVX2 in the x86-64-v3 build */
+#endif
 
 #include "_faults.h"
 #include "_limits.h"
@@ -113,7 +116,9 @@ static uint8_t T_SHRINK[512];    /* a row's 9 bits -> which of its 3 triads are 
 static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
 static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
 static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
-static uint32_t T_COL[9];        /* column c -> its 3 cells in a band */
+static uint32_t T_COL[27];       /* a band cell -> the 3 cells of its column in a band */
+static uint8_t T_BAND9[27];      /* a board's index in S9.f -> its band, */
+static uint8_t T_DIGIT9[27];     /* and its digit */
 
 static void init_tables9(void)
 {
@@ -144,14 +149,21 @@ static void init_tables9(void)
             m |= UINT32_C(7) << (9 * rr + (c / 3) * 3);
         T_BANDPEERS[k] = m & ~(UINT32_C(1) << k);
     }
-    for (int c = 0; c < 9; c++)
-        T_COL[c] = (UINT32_C(1) << c) | (UINT32_C(1) << (c + 9)) | (UINT32_C(1) << (c + 18));
+    for (int k = 0; k < 27; k++) {
+        int c = k % 9;
+        T_COL[k] = (UINT32_C(1) << c) | (UINT32_C(1) << (c + 9)) | (UINT32_C(1) << (c + 18));
+        T_BAND9[k] = (uint8_t)(k / 9);
+        T_DIGIT9[k] = (uint8_t)(k % 9);
+    }
 }
 
 #define BAND_ALL UINT32_C(0x7FFFFFF)
+/* Bits 0, 9 and 18: times 1 << d, digit d's three boards in a dirty mask. */
+#define DIGIT_BOARDS UINT32_C(0x40201)
 
-/* A search state: f[d*3+b] holds digit d's candidate cells in band b.  A placed cell keeps
- * only its digit's bit.  Bit i of `dirty` is set when f[i] has shrunk since it was last
+/* A search state: f[b*9+d] holds digit d's candidate cells in band b (a band's nine boards
+ * side by side, so that what a cell does to them is done to one run of words).  A placed cell
+ * keeps only its digit's bit.  Bit i of `dirty` is set when f[i] has shrunk since it was last
  * propagated, so only the boards that changed are looked at again (a mask, not a copy of
  * f[], keeps the state that each branch copies small). */
 typedef struct {
@@ -179,7 +191,9 @@ static inline uint32_t band_cols(uint32_t x) { return (x | x >> 9 | x >> 18) & 0
 
 /* The search itself, in two builds: see _engine9.h. */
 #define V9(name) name##_portable
+#define V9_AVX2 0
 #include "_engine9.h"
+#undef V9_AVX2
 #undef V9
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -187,7 +201,9 @@ static inline uint32_t band_cols(uint32_t x) { return (x | x >> 9 | x >> 18) & 0
 #pragma GCC push_options
 #pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
 #define V9(name) name##_x86v3
+#define V9_AVX2 1
 #include "_engine9.h"
+#undef V9_AVX2
 #undef V9
 #pragma GCC pop_options
 #endif

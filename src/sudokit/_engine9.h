@@ -12,19 +12,44 @@ static inline void V9(place9)(S9 *s, int d, int b, int k)
 {
     uint32_t bit = UINT32_C(1) << k;
     uint32_t keep = ~bit;
-    uint32_t dirty = s->dirty;
-    for (int e = b; e < 27; e += 3) {
-        dirty |= (s->f[e] >> k & 1) << e; /* the digits that had this cell */
-        s->f[e] &= keep;
+    uint32_t *fb = s->f + 9 * b;
+    uint32_t had; /* the digits that had this cell: their boards shrink */
+#if V9_AVX2
+    {
+        __m256i v = _mm256_loadu_si256((const __m256i *)fb);
+        __m256i top = _mm256_sll_epi32(v, _mm_cvtsi32_si128(31 - k)); /* bit k to the sign */
+        had = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(top));
+        _mm256_storeu_si256((__m256i *)fb, _mm256_andnot_si256(_mm256_set1_epi32((int)bit), v));
     }
-    s->f[d * 3 + b] = (s->f[d * 3 + b] & ~T_BANDPEERS[k]) | bit;
-    uint32_t colbits = T_COL[k % 9];
-    int b1 = b == 0 ? 1 : 0, b2 = b == 2 ? 1 : 2;
-    dirty |= (uint32_t)((s->f[d * 3 + b1] & colbits) != 0) << (d * 3 + b1);
-    dirty |= (uint32_t)((s->f[d * 3 + b2] & colbits) != 0) << (d * 3 + b2);
-    s->f[d * 3 + b1] &= ~colbits;
-    s->f[d * 3 + b2] &= ~colbits;
-    s->dirty = dirty | UINT32_C(1) << (d * 3 + b);
+#elif defined(__SSE2__)
+    {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)fb), v1 = _mm_loadu_si128((const __m128i *)(fb + 4));
+        __m128i shift = _mm_cvtsi32_si128(31 - k), clear = _mm_set1_epi32((int)bit);
+        had = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(v0, shift))) |
+              (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(v1, shift))) << 4;
+        _mm_storeu_si128((__m128i *)fb, _mm_andnot_si128(clear, v0));
+        _mm_storeu_si128((__m128i *)(fb + 4), _mm_andnot_si128(clear, v1));
+    }
+#else
+    had = 0;
+    for (int e = 0; e < 8; e++) {
+        had |= (fb[e] >> k & 1) << e;
+        fb[e] &= keep;
+    }
+#endif
+    had |= (fb[8] >> k & 1) << 8;
+    fb[8] &= keep;
+    /* The digit leaves the cell's column in every band (its own band's board is set below,
+     * which covers the column there: the cell's box holds that part of it). */
+    uint32_t colbits = T_COL[k];
+    uint32_t dirty = s->dirty | (had | UINT32_C(1) << d) << (9 * b);
+    for (int e = 0; e < 3; e++) {
+        uint32_t *x = s->f + 9 * e + d;
+        dirty |= (uint32_t)((*x & colbits) != 0) << (9 * e + d);
+        *x &= ~colbits;
+    }
+    fb[d] = (fb[d] & ~T_BANDPEERS[k]) | bit;
+    s->dirty = dirty;
     s->unsolved[b] &= keep;
 }
 
@@ -35,8 +60,8 @@ static inline void V9(place9)(S9 *s, int d, int b, int k)
  * is a hidden single.  Return 0 on a contradiction, else 1; set *changed when a board shrank. */
 static int V9(stack_step9)(S9 *s, int d, int *changed)
 {
-    uint32_t *f = s->f + 3 * d;
-    uint32_t x0 = f[0], x1 = f[1], x2 = f[2];
+    uint32_t *f = s->f + d; /* f[9 * b]: band b's board */
+    uint32_t x0 = f[0], x1 = f[9], x2 = f[18];
     uint32_t c0 = band_cols(x0), c1 = band_cols(x1), c2 = band_cols(x2);
     uint32_t a0 = 0, a1 = 0, a2 = 0;
     for (int t = 0; t < 9; t += 3) {
@@ -50,11 +75,11 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
     x0 &= a0 * SPREAD3;
     x1 &= a1 * SPREAD3;
     x2 &= a2 * SPREAD3;
-    if (x0 != f[0] || x1 != f[1] || x2 != f[2]) {
+    if (x0 != f[0] || x1 != f[9] || x2 != f[18]) {
         f[0] = x0;
-        f[1] = x1;
-        f[2] = x2;
-        s->dirty |= UINT32_C(7) << (3 * d);
+        f[9] = x1;
+        f[18] = x2;
+        s->dirty |= DIGIT_BOARDS << d;
         *changed = 1;
     }
     c0 &= a0;
@@ -68,13 +93,13 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
         uint32_t cols = lone & cb[b];
         if (!cols)
             continue;
-        uint32_t x = f[b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
+        uint32_t x = f[9 * b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
         uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & cols;
         uint32_t cells = x & (one_row * SPREAD3) & s->unsolved[b];
         while (cells) {
             int k = ctz32(cells);
             cells &= cells - 1;
-            if (!(f[b] & (UINT32_C(1) << k)))
+            if (!(f[9 * b] & (UINT32_C(1) << k)))
                 return 0; /* an earlier single here took this column's only cell */
             V9(place9)(s, d, b, k);
             *changed = 1;
@@ -105,17 +130,25 @@ static int V9(propagate9)(S9 *s, int strong)
                     return 0;
                 a &= T_EXPAND[allowed];
                 s->f[i] = a;
-                int b = i % 3, d = i / 3;
+                int b = T_BAND9[i], d = T_DIGIT9[i];
                 dirty |= UINT32_C(1) << d;
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
-                 * the box, which the triad step has turned into the same thing). */
+                 * the box, which the triad step has turned into the same thing).  No row is
+                 * empty now (each keeps a triad of a permutation), so one subtraction takes
+                 * the lowest bit off all three rows at once; and the singles of two rows
+                 * are in two boxes (a permutation again), so placing one leaves the other. */
                 uint32_t fresh = a & s->unsolved[b];
                 if (!fresh)
                     continue;
-                for (int r = 0; r < 3; r++) {
-                    uint32_t row = (a >> (9 * r)) & 0x1FF;
-                    if ((row & (row - 1)) == 0 && (fresh & (row << (9 * r))))
-                        V9(place9)(s, d, b, 9 * r + ctz32(row));
+                uint32_t more = a & (a - SPREAD3); /* rows with two cells or more */
+                uint32_t lone = ((more & 0x1FF) ? 0 : UINT32_C(0x1FF)) |
+                                ((more & UINT32_C(0x3FE00)) ? 0 : UINT32_C(0x3FE00)) |
+                                ((more & UINT32_C(0x7FC0000)) ? 0 : UINT32_C(0x7FC0000));
+                fresh &= lone;
+                while (fresh) {
+                    int k = ctz32(fresh);
+                    fresh &= fresh - 1;
+                    V9(place9)(s, d, b, k);
                 }
             }
         }
@@ -124,7 +157,7 @@ static int V9(propagate9)(S9 *s, int strong)
         int placed = 0;
         for (int b = 0; b < 3; b++) {
             uint32_t r1 = 0, r2 = 0;
-            for (int i = b; i < 27; i += 3) {
+            for (int i = 9 * b; i < 9 * b + 9; i++) {
                 uint32_t a = s->f[i];
                 r2 |= r1 & a;
                 r1 |= a;
@@ -136,8 +169,9 @@ static int V9(propagate9)(S9 *s, int strong)
                 int k = ctz32(singles);
                 uint32_t bit = UINT32_C(1) << k;
                 singles &= singles - 1;
+                const uint32_t *fb = s->f + 9 * b;
                 int d = 0;
-                while (d < 9 && !(s->f[d * 3 + b] & bit))
+                while (d < 9 && !(fb[d] & bit))
                     d++;
                 if (d == 9)
                     return 0; /* an earlier single in this pass took its only digit */
@@ -167,9 +201,9 @@ static void V9(extract9)(const S9 *s, uint8_t *out)
 {
     for (int i = 0; i < 27; i++) {
         uint32_t a = s->f[i];
-        int base = (i % 3) * 27;
+        int base = (i / 9) * 27;
         while (a) {
-            out[base + ctz32(a)] = (uint8_t)(i / 3 + 1);
+            out[base + ctz32(a)] = (uint8_t)(i % 9 + 1);
             a &= a - 1;
         }
     }
@@ -183,7 +217,7 @@ static int V9(choose9)(const S9 *s, Rng *rng)
     int ntwo = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t r1 = 0, r2 = 0, r3 = 0;
-        for (int i = b; i < 27; i += 3) {
+        for (int i = 9 * b; i < 9 * b + 9; i++) {
             uint32_t a = s->f[i];
             r3 |= r2 & a;
             r2 |= r1 & a;
@@ -209,7 +243,7 @@ static int V9(choose9)(const S9 *s, Rng *rng)
             int k = ctz32(u);
             u &= u - 1;
             int c = 0;
-            for (int i = b; i < 27; i += 3)
+            for (int i = 9 * b; i < 9 * b + 9; i++)
                 c += (s->f[i] >> k) & 1;
             if (c < best_count) {
                 best_count = c;
@@ -243,7 +277,7 @@ static int V9(search9)(S9 *s, Ctx *ctx)
         uint32_t bit = UINT32_C(1) << k;
         int digits[9], nd = 0;
         for (int d = 0; d < 9; d++)
-            if (s->f[d * 3 + b] & bit)
+            if (s->f[9 * b + d] & bit)
                 digits[nd++] = d;
         if (ctx->rng)
             for (int i = nd - 1; i > 0; i--) {
@@ -269,7 +303,7 @@ static int V9(search9)(S9 *s, Ctx *ctx)
  * that none of its clues sees (the state placing the clues one by one would leave). */
 static int V9(init9)(S9 *s, const uint8_t *cells)
 {
-    uint32_t clue[27] = {0}, occupied[3] = {0, 0, 0};
+    uint32_t clue[27] = {0}, occupied[3] = {0, 0, 0}; /* clue[d * 3 + b] */
     for (int cell = 0; cell < 81; cell++) {
         int v = cells[cell];
         if (!v)
@@ -293,7 +327,7 @@ static int V9(init9)(S9 *s, const uint8_t *cells)
                     return 0; /* twice in a row or a box (or a column, inside a box) */
                 seen |= (row ? UINT32_C(0x1FF) << (9 * j) : 0) | (box ? SPREAD3 * 7 << (3 * j) : 0);
             }
-            s->f[3 * d + b] = (BAND_ALL & ~seen & ~occupied[b]) | a;
+            s->f[9 * b + d] = (BAND_ALL & ~seen & ~occupied[b]) | a;
         }
     }
     for (int b = 0; b < 3; b++)
@@ -310,6 +344,6 @@ static void V9(run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_dig
     if (!V9(init9)(&s, cells))
         return;
     if (excl_cell >= 0)
-        s.f[(excl_digit - 1) * 3 + excl_cell / 27] &= ~(UINT32_C(1) << (excl_cell % 27));
+        s.f[excl_cell / 27 * 9 + excl_digit - 1] &= ~(UINT32_C(1) << (excl_cell % 27));
     V9(search9)(&s, ctx);
 }
