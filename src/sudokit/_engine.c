@@ -181,6 +181,7 @@ typedef struct {
     Rng *rng;           /* NULL: deterministic order; else random branching */
     int strong;         /* 9x9: the stack step too (see propagate9) */
     uint8_t *solution;  /* where the first solution goes (N bytes) */
+    uint8_t *second;    /* where the second one goes (N bytes), when not NULL */
 } Ctx;
 
 /* 1 | 1 << 9 | 1 << 18: times a 9-bit column mask, the same columns in all three rows. */
@@ -620,9 +621,10 @@ static int search(Work *w, int level, int qn, Ctx *ctx)
             return 0;
         uint64_t *cand = w->cand + level * N;
         if (r == g->N + 1) {
-            if (ctx->count == 0 && ctx->solution)
+            uint8_t *out = ctx->count == 0 ? ctx->solution : ctx->count == 1 ? ctx->second : NULL;
+            if (out)
                 for (size_t c = 0; c < N; c++)
-                    ctx->solution[c] = (uint8_t)(ctz64(cand[c]) + 1);
+                    out[c] = (uint8_t)(ctz64(cand[c]) + 1);
             return ++ctx->count >= ctx->limit;
         }
         if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
@@ -870,6 +872,9 @@ static int singles_solve(Work *w, const uint8_t *cells, int mode)
     }
 }
 
+#define DIG_UAS 32      /* unavoidable sets a dig keeps, */
+#define DIG_UA_CELLS 64 /* of at most this many cells */
+
 /* Everything one dig needs.  The puzzle's known solution lets every uniqueness question be
  * asked as "is there a solution that differs from it here?", which a search usually refutes
  * by propagation alone. */
@@ -881,7 +886,25 @@ typedef struct {
     int oom;
     int logic;             /* LOGIC_*: removals must also keep the puzzle solvable so */
     Work *lw;              /* workspace for the logic test */
+    /* Unavoidable sets met on the way (see dig): nua of them, ua_size[i] cells each. */
+    int nua;
+    int ua_size[DIG_UAS];
+    int ua_cell[DIG_UAS][DIG_UA_CELLS];
 } Digger;
+
+/* Would `cells` leave one of the digger's unavoidable sets without a clue?  Then it has a
+ * second solution (the one that set came from): no search is needed to know. */
+static int ua_emptied(const Digger *D, const uint8_t *cells)
+{
+    for (int i = 0; i < D->nua; i++) {
+        int j = 0;
+        while (j < D->ua_size[i] && !cells[D->ua_cell[i][j]])
+            j++;
+        if (j == D->ua_size[i])
+            return 1;
+    }
+    return 0;
+}
 
 /* Does the puzzle pass the digger's logic test (always, when there is none)? */
 static int logic_ok(Digger *D, const uint8_t *cells)
@@ -889,12 +912,18 @@ static int logic_ok(Digger *D, const uint8_t *cells)
     return D->logic == LOGIC_NONE || singles_solve(D->lw, cells, D->logic);
 }
 
-/* Run one search on `cells` with limit `limit`; return the count, or -1 if it hit the budget. */
-static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_cell, int excl_digit)
+/* Run one search on `cells` with limit `limit`; return the count, or -1 if it hit the budget.
+ * With `found` (2N bytes), the first two solutions go there, end to end. */
+static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_cell, int excl_digit,
+                      uint8_t *found)
 {
     Ctx ctx = {0};
     ctx.limit = limit;
     ctx.node_limit = D->budget;
+    if (found) {
+        ctx.solution = found;
+        ctx.second = found + D->g->N;
+    }
     if (D->w) {
         if (run_general(D->w, cells, &ctx, excl_cell, excl_digit) < 0) {
             D->oom = 1;
@@ -918,7 +947,7 @@ static int still_unique(Digger *D, uint8_t *cells, const uint8_t *solution, cons
     int i;
     for (i = 0; i < k; i++) {
         int c = removed[i];
-        int r = dig_search(D, cells, 1, c, solution[c]);
+        int r = dig_search(D, cells, 1, c, solution[c], NULL);
         if (r != 0) {
             result = r > 0 ? 0 : -1;
             break;
@@ -930,6 +959,29 @@ static int still_unique(Digger *D, uint8_t *cells, const uint8_t *solution, cons
     return result;
 }
 
+/* A batch search found two solutions (`found`, end to end) with the batch removed[0..k-1]
+ * taken out: keep the batch cells where one that is not `solution` differs from it, when
+ * there is room and they are few. */
+static void keep_unavoidable(Digger *D, const uint8_t *found, const uint8_t *solution,
+                             const int *removed, int k)
+{
+    int N = D->g->N;
+    const uint8_t *other = memcmp(found, solution, (size_t)N) ? found : found + N;
+    if (D->nua == DIG_UAS)
+        return;
+    int n = 0, *set = D->ua_cell[D->nua];
+    for (int i = 0; i < k; i++) {
+        int c = removed[i];
+        if (other[c] != solution[c]) {
+            if (n == DIG_UA_CELLS)
+                return;
+            set[n++] = c;
+        }
+    }
+    if (n) /* always: the puzzle before the batch was unique */
+        D->ua_size[D->nua++] = n;
+}
+
 /* Remove orbits from `cells` (a full grid equal to `solution`) in the order given, keeping a
  * removal only while the puzzle stays unique; stop once the clue count is <= target.  With
  * `exact`, an orbit that would take the count below the target is skipped.  Orbit o is orbit_cells[orbit_start[o] .. orbit_start[o+1]-1].
@@ -939,7 +991,13 @@ static int still_unique(Digger *D, uint8_t *cells, const uint8_t *solution, cons
  * halving it on failure; a batch that stays unique is exactly what one-by-one removal would
  * have kept (every step in between had more clues, so was unique too).  Once batches fail,
  * single orbits are tested by the differing-solution searches.  Return the clue count; set
- * *exhausted when every orbit was tried. */
+ * *exhausted when every orbit was tried.
+ *
+ * A batch that fails gives a second solution, which differs from `solution` in some of the
+ * batch's cells (an unavoidable set, as far as the clues put back go: the cells dug before
+ * stay empty).  While one of those cells is a clue, that solution is ruled out; a removal that
+ * would take the last of them is known to break uniqueness without a search, in the batches
+ * and one by one alike.  The answers are the ones the searches would give. */
 static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *orbit_cells,
                const int *orbit_start, const int *order, int norbits, int target, int exact,
                int *exhausted)
@@ -949,6 +1007,7 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
         clues -= cells[c] == 0;
     int batch = N / 4; /* in cells */
     int removed[MAX_SIDE * MAX_SIDE];
+    uint8_t found[2 * MAX_SIDE * MAX_SIDE];
     int pos = 0;
     while (pos < norbits && clues > target) {
         if (batch > 1) {
@@ -965,7 +1024,18 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
                 for (int i = 0; i < k; i++)
                     cells[removed[i]] = 0;
                 /* Singles that fill the grid prove it unique: no search is needed then. */
-                if (D->logic ? logic_ok(D, cells) : dig_search(D, cells, 2, -1, 0) == 1) {
+                int unique;
+                if (D->logic)
+                    unique = logic_ok(D, cells);
+                else if (ua_emptied(D, cells))
+                    unique = 0;
+                else {
+                    int r = dig_search(D, cells, 2, -1, 0, found);
+                    unique = r == 1;
+                    if (r == 2)
+                        keep_unavoidable(D, found, solution, removed, k);
+                }
+                if (unique) {
                     clues -= k;
                     pos = end;
                     batch *= 2;
@@ -986,7 +1056,9 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             removed[k++] = orbit_cells[i];
             cells[orbit_cells[i]] = 0;
         }
-        int r = D->logic ? logic_ok(D, cells) : still_unique(D, cells, solution, removed, k);
+        int r = D->logic            ? logic_ok(D, cells)
+                : ua_emptied(D, cells) ? 0
+                                       : still_unique(D, cells, solution, removed, k);
         if (r == 1) {
             clues -= size;
         } else {

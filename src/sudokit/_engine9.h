@@ -42,14 +42,14 @@ static inline void V9(place9)(S9 *s, int d, int b, int k)
     /* The digit leaves the cell's column in every band (its own band's board is set below,
      * which covers the column there: the cell's box holds that part of it). */
     uint32_t colbits = T_COL[k];
-    uint32_t dirty = s->dirty | (had | UINT32_C(1) << d) << (9 * b);
-    for (int e = 0; e < 3; e++) {
-        uint32_t *x = s->f + 9 * e + d;
-        dirty |= (uint32_t)((*x & colbits) != 0) << (9 * e + d);
-        *x &= ~colbits;
-    }
+    uint32_t *x = s->f + d;
+    uint32_t hit = (uint32_t)((x[0] & colbits) != 0) | (uint32_t)((x[9] & colbits) != 0) << 9 |
+                   (uint32_t)((x[18] & colbits) != 0) << 18;
+    x[0] &= ~colbits;
+    x[9] &= ~colbits;
+    x[18] &= ~colbits;
     fb[d] = (fb[d] & ~T_BANDPEERS[k]) | bit;
-    s->dirty = dirty;
+    s->dirty |= had << (9 * b) | (hit | UINT32_C(1) << (9 * b)) << d;
     s->unsolved[b] &= keep;
 }
 
@@ -264,8 +264,9 @@ static int V9(search9)(S9 *s, Ctx *ctx)
         if (!V9(propagate9)(s, ctx->strong))
             return 0;
         if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
-            if (ctx->count == 0 && ctx->solution)
-                V9(extract9)(s, ctx->solution);
+            uint8_t *out = ctx->count == 0 ? ctx->solution : ctx->count == 1 ? ctx->second : NULL;
+            if (out)
+                V9(extract9)(s, out);
             return ++ctx->count >= ctx->limit;
         }
         if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
