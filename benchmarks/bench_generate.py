@@ -14,11 +14,21 @@ every core, and, in the same rounds, that many independent ``-j 1`` processes sh
 are reported, so a noisy neighbour on a shared machine moves all three alike, and
 ``of_independent`` is the median of the rounds' independent time divided by their ``--jobs``
 time (1.0: ``--jobs`` costs nothing over separate processes).
+
+    python benchmarks/bench_generate.py --baseline DIR [--baseline-python PY] [--rounds 5]
+
+compares minimal 9x9 generation (no symmetry, one core, CPU time) with another checkout (``DIR``,
+whose ``src`` holds built extensions; ``PY``, its interpreter, when it needs its own venv): each
+round makes the same puzzles in a fresh process of each tree, one after the other, and the
+record gives both rates (best round), the median of the rounds' ratios (this tree / baseline)
+and both clue distributions, which must be the same when the generator's output is unchanged.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
@@ -124,11 +134,70 @@ def bench_big(shape: Shape, count: int, symmetry: str) -> None:
     )
 
 
+#: One tree's minimal 9x9 generation, run in a fresh process: puzzles a CPU second and the
+#: clue count of each puzzle (after a warm-up, so imports and caches are not timed).
+_ONE_TREE = """
+import json, sys, time
+import sudokit
+count = int(sys.argv[1])
+list(sudokit.generate_many(20, seed=7, jobs=1, symmetry="none"))
+t = time.process_time()
+clues = [p.clues for p in sudokit.generate_many(count, seed=1, jobs=1, symmetry="none")]
+print(json.dumps({"per_second": count / (time.process_time() - t), "clues": clues}))
+"""
+
+
+def bench_baseline(baseline: Path, python: str, count: int, rounds: int) -> None:
+    """Minimal 9x9 generation on one core, this tree against ``baseline`` in turns."""
+    here = Path(__file__).resolve().parents[1]
+    trees = {"this": (sys.executable, here), "baseline": (python, baseline.resolve())}
+    rates: dict[str, list[float]] = {name: [] for name in trees}
+    clues: dict[str, list[int]] = {}
+    for _ in range(rounds):
+        for name, (exe, tree) in trees.items():
+            out = subprocess.run(
+                [exe, "-c", _ONE_TREE, str(count)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHONPATH": str(tree / "src")},
+                cwd=tempfile.gettempdir(),  # not this tree's src by accident
+            ).stdout
+            result = json.loads(out)
+            rates[name].append(result["per_second"])
+            clues[name] = result["clues"]
+    ratios = [a / b for a, b in zip(rates["this"], rates["baseline"], strict=True)]
+    emit(
+        {
+            "bench": "generate",
+            "config": "9x9 minimal none, 1 job, vs baseline",
+            "baseline": str(baseline),
+            "puzzles": count,
+            "rounds": rounds,
+            "per_second_cpu": round(max(rates["this"])),
+            "baseline_per_second_cpu": round(max(rates["baseline"])),
+            "ratio": round(statistics.median(ratios), 2),
+            "ratios": [round(r, 2) for r in ratios],
+            "mean_clues": round(statistics.mean(clues["this"]), 2),
+            "clue_distribution": dict(sorted(Counter(clues["this"]).items())),
+            "baseline_clue_distribution": dict(sorted(Counter(clues["baseline"]).items())),
+            "same_puzzles_clue_counts": clues["this"] == clues["baseline"],
+            "load": round(os.getloadavg()[0], 1),
+        }
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--baseline", type=Path, help="only: minimal 9x9 against this checkout")
+    ap.add_argument("--baseline-python", default=sys.executable, help="the baseline's Python")
+    ap.add_argument("--rounds", type=int, default=5, help="turns each tree takes (--baseline)")
     args = ap.parse_args()
     emit({"bench": "generate", "event": "start", **machine()})
+    if args.baseline is not None:
+        bench_baseline(args.baseline, args.baseline_python, 1000 if args.quick else 3000, args.rounds)
+        return
     n = 2000 if args.quick else 20000
     bench_9x9("9x9 minimal none", n, symmetry="none")
     bench_9x9("9x9 minimal rot180", n, symmetry="rot180")
