@@ -196,7 +196,9 @@ def main() -> None:
     args = ap.parse_args()
     emit({"bench": "generate", "event": "start", **machine()})
     if args.baseline is not None:
-        bench_baseline(args.baseline, args.baseline_python, 1000 if args.quick else 3000, args.rounds)
+        bench_baseline(
+            args.baseline, args.baseline_python, 1000 if args.quick else 3000, args.rounds
+        )
         return
     n = 2000 if args.quick else 20000
     bench_9x9("9x9 minimal none", n, symmetry="none")

@@ -210,6 +210,9 @@ static inline uint32_t band_cols(uint32_t x) { return (x | x >> 9 | x >> 18) & 0
 #endif
 
 typedef void (*Run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit);
+typedef int (*Base9)(S9 *s, const uint8_t *cells);
+typedef void (*Again9)(const S9 *base, const uint8_t *cells, const int *chunk, int n, Ctx *ctx,
+                       int excl_cell, int excl_digit);
 
 /* The builds of the 9x9 search this module holds, by name. */
 #ifdef SUDOKIT_X86V3
@@ -220,16 +223,20 @@ typedef void (*Run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_dig
 static const struct {
     const char *name;
     Run9 run;
+    Base9 base;
+    Again9 again;
 } PATHS9[] = {
-    {"portable", run9_portable},
+    {"portable", run9_portable, base9_portable, again9_portable},
 #ifdef SUDOKIT_X86V3
-    {"x86-64-v3", run9_x86v3},
+    {"x86-64-v3", run9_x86v3, base9_x86v3, again9_x86v3},
 #endif
 };
 #define NPATHS9 ((int)(sizeof(PATHS9) / sizeof(PATHS9[0])))
 
 /* The 9x9 search in use: chosen once at import (select_path9), or by use_path. */
 static Run9 run9 = run9_portable;
+static Base9 base9 = base9_portable;
+static Again9 again9 = again9_portable;
 static int path9 = 0;
 
 /* Can this machine run PATHS9[i]? */
@@ -254,6 +261,8 @@ static int set_path9(const char *name)
         for (int i = NPATHS9 - 1; i >= 0; i--)
             if (path9_supported(i)) {
                 run9 = PATHS9[i].run;
+                base9 = PATHS9[i].base;
+                again9 = PATHS9[i].again;
                 path9 = i;
                 return 0;
             }
@@ -265,6 +274,8 @@ static int set_path9(const char *name)
                 return -1;
             }
             run9 = PATHS9[i].run;
+            base9 = PATHS9[i].base;
+            again9 = PATHS9[i].again;
             path9 = i;
             return 0;
         }
@@ -874,6 +885,9 @@ static int singles_solve(Work *w, const uint8_t *cells, int mode)
 
 #define DIG_UAS 32      /* unavoidable sets a dig keeps, */
 #define DIG_UA_CELLS 64 /* of at most this many cells */
+#ifndef DIG_CHUNK
+#define DIG_CHUNK 4 /* orbits a base state serves (see chunk_base) */
+#endif
 
 /* Everything one dig needs.  The puzzle's known solution lets every uniqueness question be
  * asked as "is there a solution that differs from it here?", which a search usually refutes
@@ -890,6 +904,12 @@ typedef struct {
     int nua;
     int ua_size[DIG_UAS];
     int ua_cell[DIG_UAS][DIG_UA_CELLS];
+    /* 9x9, one clue at a time: the searches start from `base`, the puzzle with the cells
+     * chunk[0..nchunk-1] (the orbits order[..chunk_end) that are next) emptied, propagated
+     * once (see chunk_base); use_base while a search may. */
+    S9 base;
+    int chunk[MAX_SIDE * MAX_SIDE];
+    int nchunk, chunk_end, have_base, use_base;
 } Digger;
 
 /* Would `cells` leave one of the digger's unavoidable sets without a clue?  Then it has a
@@ -929,6 +949,8 @@ static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_
             D->oom = 1;
             return -1;
         }
+    } else if (D->use_base) {
+        again9(&D->base, cells, D->chunk, D->nchunk, &ctx, excl_cell, excl_digit);
     } else {
         run9(cells, &ctx, excl_cell, excl_digit);
     }
@@ -980,6 +1002,29 @@ static void keep_unavoidable(Digger *D, const uint8_t *found, const uint8_t *sol
     }
     if (n) /* always: the puzzle before the batch was unique */
         D->ua_size[D->nua++] = n;
+}
+
+/* Before the orbit order[at] is tested alone (its cells already emptied in `cells`): unless
+ * the digger's base covers it, make a new one with it and the next DIG_CHUNK - 1 orbits
+ * emptied.  Every puzzle tested until then holds the base's clues (the cells outside the
+ * chunk do not change), so a search may start from the base's propagated state instead of
+ * from the clues: most of the work of propagating them is done once per chunk. */
+static void chunk_base(Digger *D, const uint8_t *cells, const int *orbit_cells,
+                       const int *orbit_start, const int *order, int at, int norbits)
+{
+    if (D->have_base && at < D->chunk_end)
+        return;
+    uint8_t emptied[81];
+    memcpy(emptied, cells, 81);
+    int n = 0, end = at + DIG_CHUNK < norbits ? at + DIG_CHUNK : norbits;
+    for (int p = at; p < end; p++)
+        for (int i = orbit_start[order[p]]; i < orbit_start[order[p] + 1]; i++) {
+            D->chunk[n++] = orbit_cells[i];
+            emptied[orbit_cells[i]] = 0;
+        }
+    D->nchunk = n;
+    D->chunk_end = end;
+    D->have_base = base9(&D->base, emptied);
 }
 
 /* Remove orbits from `cells` (a full grid equal to `solution`) in the order given, keeping a
@@ -1056,9 +1101,18 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             removed[k++] = orbit_cells[i];
             cells[orbit_cells[i]] = 0;
         }
-        int r = D->logic            ? logic_ok(D, cells)
-                : ua_emptied(D, cells) ? 0
-                                       : still_unique(D, cells, solution, removed, k);
+        int r;
+        if (D->logic) {
+            r = logic_ok(D, cells);
+        } else if (ua_emptied(D, cells)) {
+            r = 0;
+        } else {
+            if (!D->w)
+                chunk_base(D, cells, orbit_cells, orbit_start, order, pos - 1, norbits);
+            D->use_base = D->have_base;
+            r = still_unique(D, cells, solution, removed, k);
+            D->use_base = 0;
+        }
         if (r == 1) {
             clues -= size;
         } else {

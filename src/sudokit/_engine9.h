@@ -348,3 +348,37 @@ static void V9(run9)(const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_dig
         s.f[excl_cell / 27 * 9 + excl_digit - 1] &= ~(UINT32_C(1) << (excl_cell % 27));
     V9(search9)(&s, ctx);
 }
+
+/* The generator's shared start (see dig in _engine.c): `cells` set up and propagated (weakly)
+ * into *s.  Return 0 if that finds a contradiction. */
+static int V9(base9)(S9 *s, const uint8_t *cells)
+{
+    return V9(init9)(s, cells) && V9(propagate9)(s, 0);
+}
+
+/* As run9 on `cells`, but from `base`: a state from base9 on `cells` with the cells
+ * chunk[0..n-1] (and maybe others) emptied, so only the clues `cells` holds there now are
+ * placed on a copy.  Every solution of `cells` keeps the base's candidates (the base had
+ * fewer clues), so the answers are run9's. */
+static void V9(again9)(const S9 *base, const uint8_t *cells, const int *chunk, int n, Ctx *ctx,
+                       int excl_cell, int excl_digit)
+{
+    S9 s = *base;
+    for (int i = 0; i < n; i++) {
+        int c = chunk[i], v = cells[c];
+        if (!v)
+            continue;
+        int b = c / 27, k = c % 27;
+        uint32_t bit = UINT32_C(1) << k;
+        if (!(s.f[9 * b + v - 1] & bit))
+            return; /* the clue is no candidate here: no solution */
+        if (s.unsolved[b] & bit)
+            V9(place9)(&s, v - 1, b, k);
+    }
+    if (excl_cell >= 0) {
+        int i = excl_cell / 27 * 9 + excl_digit - 1;
+        s.f[i] &= ~(UINT32_C(1) << (excl_cell % 27));
+        s.dirty |= UINT32_C(1) << i;
+    }
+    V9(search9)(&s, ctx);
+}
