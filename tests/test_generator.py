@@ -137,6 +137,29 @@ def test_minimal_without_symmetry_checked_by_reference_on_9x9() -> None:
             assert ref_count(p.shape, without(p.puzzle.cells, [c]), limit=2)[0] == 2
 
 
+@pytest.mark.parametrize("path", sudokit._engine.paths())
+def test_every_engine_path_digs_the_same_minimal_puzzles(path: str) -> None:
+    """The 9x9 dig (batches, unavoidable sets from failed batches, searches from a shared
+    state one clue at a time) on each search path the build holds: the portable path's
+    puzzles, unique and minimal by the reference (cells, or orbits with a symmetry)."""
+    engine = sudokit._engine
+    before = engine.path()
+    made: dict[str, list[sudokit.Generated]] = {}
+    try:
+        for name in ("portable", path):
+            engine.use_path(name)
+            made[name] = [generate(symmetry="none", seed=3), generate(symmetry="rot180", seed=4)]
+    finally:
+        engine.use_path(before)
+    assert made[path] == made["portable"]
+    for p in made[path]:
+        cells = p.puzzle.cells
+        assert ref_count(p.shape, cells, limit=2)[0] == 1, p
+        for orbit in orbits(p.shape, p.symmetry):
+            if cells[orbit[0]]:
+                assert ref_count(p.shape, without(cells, orbit), limit=2)[0] == 2, (p, orbit)
+
+
 def test_minimal_9x9_clue_counts_are_plausible() -> None:
     counts = [generate(symmetry="none", seed=s).clues for s in range(300)]
     mean = sum(counts) / len(counts)
