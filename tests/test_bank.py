@@ -697,7 +697,9 @@ def test_the_fast_reader_gives_what_read_puzzles_gives(tmp_path: Path, rated: li
         (10, f"{path}, line 10: more than one solution"),
         (11, f"{path}, line 11: no solution"),
     ]
-    assert (made[3].er, made[3].minimal, made[3].seed) == (1.5, True, 5)  # the line above
+    entry = made[3]
+    assert isinstance(entry, Entry)
+    assert (entry.er, entry.minimal, entry.seed) == (1.5, True, 5)  # the line above
 
 
 @pytest.mark.parametrize(

@@ -690,8 +690,8 @@ def test_symmetry_many_names_the_group_of_maps_each_pattern_keeps(n: int) -> Non
         grids.append(bytes(cells))
     found = symmetries_of_cells(n, b"".join(grids))
     assert len(found) == len(grids)
-    for cells, name in zip(grids, found, strict=True):
-        assert set(SYMMETRIES[name]) == _kept_maps(cells, n), (cells, name)
+    for grid, name in zip(grids, found, strict=True):
+        assert set(SYMMETRIES[name]) == _kept_maps(grid, n), (grid, name)
 
 
 def test_base32_keys_are_base64s_text() -> None:
