@@ -39,7 +39,12 @@ def _state_of(puzzle: Grid | Candidates) -> Candidates:
 def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Sequence[Technique]:
     if techniques is None:
         return SE_ORDER
-    items = list(techniques)
+    if isinstance(techniques, tuple):
+        known = _IDS.get(id(techniques))
+        if known is not None and known[0] is techniques:
+            return techniques  # (seen before: its items were checked then)
+    # A tuple stays itself, so that _ids knows it again by identity.
+    items = techniques if isinstance(techniques, tuple) else list(techniques)
     if all(isinstance(t, Technique) for t in items):
         return items  # type: ignore[return-value]
     return select(str(t) for t in items)
