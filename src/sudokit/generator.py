@@ -32,7 +32,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache, partial
 from itertools import chain
 from operator import attrgetter
@@ -375,9 +375,9 @@ def generate(
             except TimeoutError:  # a judgement that would run past the deadline: give up now
                 gap = float("inf")
         if not clue_gap and not gap:
-            return result
+            return _with_minimal(result)
         if (clue_gap, gap) < best:
-            best, closest = (clue_gap, gap), result
+            best, closest = (clue_gap, gap), _with_minimal(result)
         if deadline is not None and time.monotonic() > deadline:
             wanted = []
             if clues is not None or max_clues is not None:
@@ -409,14 +409,10 @@ def _facts(
     exhausted: bool,
     gave_up: bool,
 ) -> Generated:
+    """The facts of a dug puzzle; with a symmetry, ``minimal`` is left for
+    :func:`_with_minimal` (most puzzles a target rejects are never asked)."""
     orbit_minimal: bool | None = True if exhausted and not gave_up else None
-    minimal: bool | None
-    if symmetry == "none":
-        minimal = orbit_minimal
-    elif shape.n <= 16:
-        minimal = is_minimal(Grid.unchecked(shape, puzzle), Grid.unchecked(shape, solution))
-    else:
-        minimal = None
+    minimal = orbit_minimal if symmetry == "none" else None
     return Generated(
         puzzle=Grid.unchecked(shape, puzzle),
         solution=Grid.unchecked(shape, solution),
@@ -427,6 +423,18 @@ def _facts(
         orbit_minimal=orbit_minimal,
         attempts=attempts,
     )
+
+
+_G = TypeVar("_G", bound=Generated)
+
+
+def _with_minimal(found: _G) -> _G:
+    """``found`` (a result of :func:`_facts`, or what an acceptance made of it) with whether
+    it is minimal, which a symmetric dig does not tell."""
+    shape = found.puzzle.shape
+    if found.symmetry == "none" or shape.n > 16:
+        return found
+    return replace(found, minimal=is_minimal(found.puzzle, found.solution))
 
 
 R = TypeVar("R")

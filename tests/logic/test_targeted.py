@@ -9,6 +9,7 @@ import pytest
 import sudokit
 from sudokit import GenerationError, Rated, Shape, generate, generate_many
 from sudokit.cli import main
+from sudokit.generator import is_minimal
 from sudokit.logic import solve_path
 from sudokit.rating import Level, rate
 
@@ -48,6 +49,20 @@ def test_rating_range_and_require() -> None:
         and q.rating is not None
         and "naked-single" in {s.technique for s in rate(q.puzzle).steps}
     )
+
+
+@pytest.mark.parametrize("symmetry", ["rot180", "mirror-h", "none"])
+def test_targeted_puzzles_and_the_closest_say_whether_they_are_minimal(symmetry: str) -> None:
+    """The generator works out a symmetric puzzle's cell-minimality only for the puzzle it
+    returns or keeps as the closest: both carry the reference's answer."""
+    with pytest.raises(GenerationError) as e:
+        generate(rating=(11.5, 11.9), seed=2, symmetry=symmetry, timeout=0.3)
+    assert e.value.closest is not None
+    for p in [*generate_many(4, seed=21, level="hard", symmetry=symmetry), e.value.closest]:
+        # (without a symmetry the dig itself tells, when its search budget held)
+        assert p.minimal is not None or symmetry == "none"
+        if p.minimal is not None:
+            assert p.minimal == is_minimal(p.puzzle, p.solution)
 
 
 def test_unreachable_difficulty_reports_the_closest() -> None:
