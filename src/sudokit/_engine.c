@@ -49,6 +49,7 @@
 static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
 static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
 static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int popcount32(uint32_t x) { return __builtin_popcount(x); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Random numbers: splitmix64 to seed, xoshiro256** to draw.                                   */
