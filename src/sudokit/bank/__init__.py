@@ -717,8 +717,6 @@ def _in_key_order(
     as one scan of all levels would give, without an index of ``rkey`` alone for every
     insert to keep."""
     ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
-    if len(levels) == 1:
-        return list(conn.execute(ordered.where(puzzles.c.level == str(levels[0]))))
     rows = [
         row
         for level in levels

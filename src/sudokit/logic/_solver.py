@@ -39,10 +39,8 @@ def _state_of(puzzle: Grid | Candidates) -> Candidates:
 def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Sequence[Technique]:
     if techniques is None:
         return SE_ORDER
-    if isinstance(techniques, tuple):
-        known = _IDS.get(id(techniques))
-        if known is not None and known[0] is techniques:
-            return techniques  # (seen before: its items were checked then)
+    if isinstance(techniques, tuple) and _known(techniques) is not None:
+        return techniques  # (seen before: its items were checked then)
     # A tuple stays itself, so that _ids knows it again by identity.
     items = techniques if isinstance(techniques, tuple) else list(techniques)
     if all(isinstance(t, Technique) for t in items):
@@ -62,10 +60,16 @@ def in_c(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
 _IDS: dict[int, tuple[Sequence[Technique], tuple[int, ...] | None]] = {}
 
 
-def _ids(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
+def _known(techniques: Sequence[Technique] | Iterable[str]) -> tuple[tuple[int, ...] | None] | None:
+    """``(in_c(techniques),)`` when ``techniques`` is a tuple :func:`_ids` has seen, else None."""
     known = _IDS.get(id(techniques))
-    if known is not None and known[0] is techniques:
-        return known[1]
+    return (known[1],) if known is not None and known[0] is techniques else None
+
+
+def _ids(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
+    known = _known(techniques)
+    if known is not None:
+        return known[0]
     ids = in_c(techniques)
     if isinstance(techniques, tuple):  # (a list could change after)
         if len(_IDS) >= 64:
