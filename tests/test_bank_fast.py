@@ -7,7 +7,8 @@
   dropped) with its rows intact.
 - A random pick without a level (one scan of ``(level, rkey)`` per level, merged) gives the
   rows one scan of every row in ``rkey`` order gives, computed here in Python.
-- The rows the bank stores are ``Entry.values`` with the time and a random key.
+- The rows the bank stores are ``Entry.values`` with the time and a random key; a batch
+  inserted without reading first which ids are held gives the exact outcomes all the same.
 """
 
 from __future__ import annotations
@@ -292,3 +293,33 @@ def test_ratings_given_as_integers_come_back_as_floats(bank_url: str) -> None:
     rating = stored.rating
     assert (rating.er, rating.ep, rating.ed) == (2.0, 1.0, 1.0)
     assert all(type(x) is float for x in (rating.er, rating.ep, rating.ed))
+
+
+def test_a_batch_with_stored_puzzles_is_written_again_the_exact_way(bank_url: str) -> None:
+    """A batch is first inserted whole, without reading which ids are held; when the insert
+    makes fewer rows than the batch has ids, that transaction is undone and the batch
+    written the exact way (read, then insert the rest), and so are the next batches until
+    one is all new: the outcomes, the rows and the technique paths are the exact ones."""
+    made = _entries(40, random.Random(5))
+    entries = [
+        e._replace(minimal=(True, False, None)[k % 3], techniques=("X-Wing",) if k % 2 else None)
+        for k, e in enumerate(made)
+    ]
+    with Bank(bank_url) as bank:
+        assert [a.new for a in bank.add(entries[:20])] == [True] * 20
+        assert bank._hopeful
+        mixed = [*entries[10:30], entries[25]]  # ten stored, ten new, one again in the batch
+        outcomes = list(bank.add(mixed))
+        assert [a.entry for a in outcomes] == mixed
+        assert [a.new for a in outcomes] == [False] * 10 + [True] * 10 + [False]
+        assert not bank._hopeful  # the bank held some: the next batch reads first
+        assert [a.new for a in bank.add(entries[30:40])] == [True] * 10
+        assert bank._hopeful  # that one was all new: back to inserting at once
+        assert [a.new for a in bank.add(entries[35:38])] == [False] * 3
+        stored = {s.id: s for s in bank.query()}
+    assert sorted(stored) == sorted(e.id for e in entries)
+    for e in entries:
+        s = stored[e.id]
+        assert s.minimal is e.minimal
+        assert s.techniques == e.techniques
+        assert s.source == e.source

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from .. import generator
@@ -90,6 +89,7 @@ __all__ = [
     "read_pieces",
     "read_tasks",
     "step_names",
+    "without_gc",
 ]
 
 
@@ -302,12 +302,25 @@ def _same(proc: Any, name: str, dialect: sa.Dialect) -> bool:
     )
 
 
+def _dialect_module(name: str) -> Any:
+    """SQLAlchemy's module of the dialect ``name`` (for its ``insert … on_conflict``),
+    imported when first used: ``bank add`` into SQLite does not pay for PostgreSQL's
+    (50 ms of its start, with the asyncio that module imports)."""
+    if name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite
+
+
 @lru_cache(maxsize=4)
 def _insert_sql(dialect: sa.Dialect) -> Any:
     """The ``puzzles`` insert compiled for ``dialect``, once (its SQL text is then the same
     object each batch: the driver's statement cache keeps it prepared)."""
-    module: Any = postgresql if dialect.name == "postgresql" else sqlite
-    stmt = module.insert(puzzles).on_conflict_do_nothing(index_elements=["id"])
+    insert = _dialect_module(dialect.name).insert(puzzles)
+    stmt = insert.on_conflict_do_nothing(index_elements=["id"])
     return stmt.compile(dialect=dialect, column_keys=_COLUMNS)
 
 
@@ -326,7 +339,7 @@ def _conversions(dialect: sa.Dialect) -> list[tuple[int, Any]]:
 _INCOMING = "sudokit_puzzles_in"
 
 
-def _copy_rows(conn: Connection, rows: list[tuple[object, ...]]) -> None:
+def _copy_rows(conn: Connection, rows: list[tuple[object, ...]]) -> int:
     """PostgreSQL: ``rows`` (in ``_COLUMNS`` order) into ``puzzles`` by ``COPY`` into a
     temporary table, then one ``INSERT … SELECT … ON CONFLICT (id) DO NOTHING``: the same
     idempotent insert as on SQLite, without a protocol round of parameters a row. The values
@@ -346,6 +359,7 @@ def _copy_rows(conn: Connection, rows: list[tuple[object, ...]]) -> None:
             f"INSERT INTO puzzles ({columns}) SELECT {columns} FROM {_INCOMING} "
             "ON CONFLICT (id) DO NOTHING"
         )
+        return int(cur.rowcount)
 
 
 def _row_rng() -> random.Random:
@@ -370,6 +384,9 @@ class Bank:
         self._engine, self.name = open_engine(self.target, create=self.create)
         self.dialect = self._engine.dialect.name
         self._rng = _row_rng()
+        # Whether the next batch is written without reading first which ids are held
+        # (see _write): so while the batches bring only new puzzles.
+        self._hopeful = True
 
     def close(self) -> None:
         self._engine.dispose()
@@ -381,8 +398,7 @@ class Bank:
         self.close()
 
     def _insert(self, table: sa.Table) -> Any:
-        module: Any = postgresql if self.dialect == "postgresql" else sqlite
-        return module.insert(table)
+        return _dialect_module(self.dialect).insert(table)
 
     # Writing ---------------------------------------------------------------------------------
 
@@ -430,7 +446,11 @@ class Bank:
         Writers take turns (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: a transaction-level
         advisory lock), so the ids the bank holds, read at the start of the transaction, say
         exactly which entries are new; the insert of those is still ``ON CONFLICT DO
-        NOTHING``. The rows go to the driver's ``executemany`` as plain tuples, in the SQL
+        NOTHING``. While the last batch held no stored puzzle, that read is skipped: the whole
+        batch is inserted, and the number of rows the insert made says whether every one was
+        new (the usual case); if not, that transaction is rolled back and the batch written
+        again the exact way, reading first (and so are the next batches, until one is all new
+        again). The rows go to the driver's ``executemany`` as plain tuples, in the SQL
         SQLAlchemy Core compiles for the dialect (PostgreSQL: by ``COPY``): per row, no more
         Python than building it. No cyclic garbage collection runs meanwhile
         (:func:`without_gc`).
@@ -443,23 +463,61 @@ class Bank:
     ) -> list[Added]:
         first = {e[0]: e for e in reversed(entries)}  # each id's first entry (e[0]: its id)
         ids = sorted(first)  # one lock order (B-tree order, too)
+        held: set[str] = set()
+        if self._hopeful:
+            with writing(self._engine) as conn:
+                trans = conn.begin()
+                try:
+                    self._take_turn(conn)
+                    made = self._insert_rows(conn, [first[i] for i in ids])
+                    if made == len(ids):  # every one new: exactly what the read would say
+                        self._finish(conn, first, ids, run)
+                        trans.commit()
+                        return self._outcomes(entries, first, held, ids)
+                finally:
+                    if trans.is_active:
+                        trans.rollback()
+            self._hopeful = False  # a stored puzzle came again: read first for a while
         with writing(self._engine) as conn, conn.begin():
-            if self.dialect == "postgresql":
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
+            self._take_turn(conn)
             held = _held_in(conn, ids)
             new = [i for i in ids if i not in held] if held else ids
             if new:
                 self._insert_rows(conn, [first[i] for i in new])
-            paths = [
-                {"id": i, "technique": t}
-                for i in new
-                if first[i].techniques
-                for t in sorted(set(first[i].techniques or ()))
-            ]
-            if paths:
-                conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
-            if run is not None:
-                self._advance(conn, *run)
+            self._finish(conn, first, new, run)
+        self._hopeful = not held
+        return self._outcomes(entries, first, held, new)
+
+    def _take_turn(self, conn: Connection) -> None:
+        """Wait for this writer's turn (SQLite: its ``BEGIN IMMEDIATE`` did)."""
+        if self.dialect == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
+
+    def _finish(
+        self,
+        conn: Connection,
+        first: dict[str, Entry],
+        new: list[str],
+        run: tuple[str, int, int] | None,
+    ) -> None:
+        """The rest of a write transaction once ``new`` are stored: their techniques, and a
+        run's progress."""
+        paths = [
+            {"id": i, "technique": t}
+            for i in new
+            if first[i].techniques
+            for t in sorted(set(first[i].techniques or ()))
+        ]
+        if paths:
+            conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
+        if run is not None:
+            self._advance(conn, *run)
+
+    @staticmethod
+    def _outcomes(
+        entries: Sequence[Entry], first: dict[str, Entry], held: set[str], new: list[str]
+    ) -> list[Added]:
+        """What became of each entry, in order, once ``new`` were stored."""
         if not held and len(first) == len(entries):  # all new, no id twice in the batch
             return [Added(e, True) for e in entries]
         fresh = set(new)
@@ -471,8 +529,9 @@ class Bank:
             fresh.discard(e.id)
         return out
 
-    def _insert_rows(self, conn: Connection, entries: list[Entry]) -> None:
-        """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``."""
+    def _insert_rows(self, conn: Connection, entries: list[Entry]) -> int:
+        """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``;
+        the number of rows it made (not counting those whose id the bank held)."""
         dialect = conn.dialect
         compiled = _insert_sql(dialect)
         # What the column types make of values before the driver sees them (SQLite: text
@@ -483,8 +542,7 @@ class Bank:
         added = stamp(now) if stamp is not None else now
         rows: list[Any] = stored_rows(entries, added, self._rng.random)
         if dialect.name == "postgresql":
-            _copy_rows(conn, rows)
-            return
+            return _copy_rows(conn, rows)
         if convert:
             for at, row in enumerate(rows):
                 values = list(row)
@@ -496,7 +554,7 @@ class Bank:
         elif compiled.positiontup != _COLUMNS:  # pragma: no cover - Core keeps the table's order
             order = [_COLUMNS.index(name) for name in compiled.positiontup or ()]
             rows = [tuple(row[k] for k in order) for row in rows]
-        conn.exec_driver_sql(str(compiled), rows)
+        return int(conn.exec_driver_sql(str(compiled), rows).rowcount)
 
     def _advance(self, conn: Connection, key: str, seed: int, next_index: int) -> None:
         ins = self._insert(runs).values(
