@@ -323,3 +323,27 @@ def test_a_batch_with_stored_puzzles_is_written_again_the_exact_way(bank_url: st
         assert s.minimal is e.minimal
         assert s.techniques == e.techniques
         assert s.source == e.source
+
+
+def test_a_new_sqlite_bank_has_big_pages_and_an_old_one_keeps_its_own(tmp_path: Path) -> None:
+    import sqlite3
+
+    from sudokit.bank._schema import _PAGE_BYTES
+
+    def page_size(path: Path) -> int:
+        with sqlite3.connect(path) as con:
+            return int(con.execute("PRAGMA page_size").fetchone()[0])
+
+    new, old = tmp_path / "new.db", tmp_path / "old.db"
+    with Bank(str(new)) as bank:
+        list(bank.add(_entries(3, random.Random(6))))
+    assert page_size(new) == _PAGE_BYTES != 4096
+    with sqlite3.connect(old) as con:  # a database of SQLite's default page size
+        con.execute("PRAGMA page_size = 4096")
+        con.execute("CREATE TABLE t (x)")
+        con.execute("DROP TABLE t")
+    assert page_size(old) == 4096
+    with Bank(str(old)) as bank:
+        list(bank.add(_entries(3, random.Random(6))))
+        assert bank.count() == 3
+    assert page_size(old) == 4096

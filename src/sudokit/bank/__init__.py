@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -190,6 +190,11 @@ class Added(NamedTuple):
 
     entry: Entry
     new: bool
+
+
+#: An :class:`Added` made of its two fields as one tuple, without the named tuple's Python
+#: ``__new__``: one is made for every puzzle a batch stores.
+_new_added = partial(tuple.__new__, Added)
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,14 +523,15 @@ class Bank:
         entries: Sequence[Entry], first: dict[str, Entry], held: set[str], new: list[str]
     ) -> list[Added]:
         """What became of each entry, in order, once ``new`` were stored."""
+        make = _new_added
         if not held and len(first) == len(entries):  # all new, no id twice in the batch
-            return [Added(e, True) for e in entries]
+            return [make((e, True)) for e in entries]
         fresh = set(new)
         if len(first) == len(entries):
-            return [Added(e, e.id in fresh) for e in entries]
+            return [make((e, e.id in fresh)) for e in entries]
         out = []
         for e in entries:  # an id's first entry is the new one; later ones are duplicates
-            out.append(Added(e, e.id in fresh))
+            out.append(make((e, e.id in fresh)))
             fresh.discard(e.id)
         return out
 

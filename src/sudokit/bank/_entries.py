@@ -116,7 +116,7 @@ def stored_rows(
 ) -> list[tuple[object, ...]]:
     """The ``puzzles`` row of each entry: the values of :data:`ROW_COLUMNS` in that order,
     then ``added`` and ``rand()`` (the random key). One pass, no call a row but ``rand``:
-    the bank makes one for every puzzle it stores (slices of the entry's tuple).
+    the bank makes one for every puzzle it stores.
 
     The two yes/no columns (``minimal``, ``path_known``) are 1 and 0 (or None), not bools:
     what SQLite stores for a boolean either way, and what PostgreSQL's boolean reads from
@@ -124,21 +124,50 @@ def stored_rows(
     through its adaptation protocol, two failed attribute lookups a value (0.7 us each)."""
     level = _level_name
     flag = _FLAG
-    return [
+    return [  # the fields by name, not slices: one tuple built a row, no list between
         (
-            *e[:7],  # id ... symmetry
-            flag[e[7]],  # minimal
-            *e[8:11],  # er, ep, ed
-            level(e[8]),  # er
-            *e[11:14],  # hodoku_level, hodoku_score, hardest
-            0 if e[14] is None else 1,  # path_known: techniques known
-            e[15],  # source
-            None if e[16] is None else str(e[16]),  # seed, as text
-            e[17],  # index: seq
+            id,
+            shape,
+            puzzle,
+            solution,
+            shown,
+            clues,
+            symmetry,
+            flag[minimal],
+            er,
+            ep,
+            ed,
+            level(er),
+            hodoku_level,
+            hodoku_score,
+            hardest,
+            0 if techniques is None else 1,  # path_known: techniques known
+            source,
+            None if seed is None else str(seed),  # as text: 64-bit unsigned
+            index,  # seq
             added,
             rand(),
         )
-        for e in entries
+        for (
+            id,
+            shape,
+            puzzle,
+            solution,
+            shown,
+            clues,
+            symmetry,
+            minimal,
+            er,
+            ep,
+            ed,
+            hodoku_level,
+            hodoku_score,
+            hardest,
+            techniques,
+            source,
+            seed,
+            index,
+        ) in entries
     ]
 
 
