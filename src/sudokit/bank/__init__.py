@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from functools import lru_cache, partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -195,6 +196,8 @@ class Added(NamedTuple):
 #: An :class:`Added` made of its two fields as one tuple, without the named tuple's Python
 #: ``__new__``: one is made for every puzzle a batch stores.
 _new_added = partial(tuple.__new__, Added)
+#: An entry's canonical id (its first field).
+_ID = itemgetter(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,31 +470,31 @@ class Bank:
         self, entries: Sequence[Entry], run: tuple[str, int, int] | None
     ) -> list[Added]:
         first = {e[0]: e for e in reversed(entries)}  # each id's first entry (e[0]: its id)
-        ids = sorted(first)  # one lock order (B-tree order, too)
+        order = sorted(first.values(), key=_ID)  # one lock order (B-tree order, too)
         held: set[str] = set()
         if self._hopeful:
             with writing(self._engine) as conn:
                 trans = conn.begin()
                 try:
                     self._take_turn(conn)
-                    made = self._insert_rows(conn, [first[i] for i in ids])
-                    if made == len(ids):  # every one new: exactly what the read would say
-                        self._finish(conn, first, ids, run)
+                    made = self._insert_rows(conn, order)
+                    if made == len(order):  # every one new: exactly what the read would say
+                        self._finish(conn, order, run)
                         trans.commit()
-                        return self._outcomes(entries, first, held, ids)
+                        return _outcomes(entries, len(order), held)
                 finally:
                     if trans.is_active:
                         trans.rollback()
             self._hopeful = False  # a stored puzzle came again: read first for a while
         with writing(self._engine) as conn, conn.begin():
             self._take_turn(conn)
-            held = _held_in(conn, ids)
-            new = [i for i in ids if i not in held] if held else ids
+            held = _held_in(conn, [e[0] for e in order])
+            new = [e for e in order if e[0] not in held] if held else order
             if new:
-                self._insert_rows(conn, [first[i] for i in new])
-            self._finish(conn, first, new, run)
+                self._insert_rows(conn, new)
+            self._finish(conn, new, run)
         self._hopeful = not held
-        return self._outcomes(entries, first, held, new)
+        return _outcomes(entries, len(order), held)
 
     def _take_turn(self, conn: Connection) -> None:
         """Wait for this writer's turn (SQLite: its ``BEGIN IMMEDIATE`` did)."""
@@ -499,41 +502,20 @@ class Bank:
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
 
     def _finish(
-        self,
-        conn: Connection,
-        first: dict[str, Entry],
-        new: list[str],
-        run: tuple[str, int, int] | None,
+        self, conn: Connection, stored: list[Entry], run: tuple[str, int, int] | None
     ) -> None:
-        """The rest of a write transaction once ``new`` are stored: their techniques, and a
-        run's progress."""
+        """The rest of a write transaction once the entries ``stored`` are in: their
+        techniques, and a run's progress."""
         paths = [
-            {"id": i, "technique": t}
-            for i in new
-            if first[i].techniques
-            for t in sorted(set(first[i].techniques or ()))
+            {"id": e[0], "technique": t}
+            for e in stored
+            if e[14]  # its techniques
+            for t in sorted(set(e[14]))
         ]
         if paths:
             conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
         if run is not None:
             self._advance(conn, *run)
-
-    @staticmethod
-    def _outcomes(
-        entries: Sequence[Entry], first: dict[str, Entry], held: set[str], new: list[str]
-    ) -> list[Added]:
-        """What became of each entry, in order, once ``new`` were stored."""
-        make = _new_added
-        if not held and len(first) == len(entries):  # all new, no id twice in the batch
-            return [make((e, True)) for e in entries]
-        fresh = set(new)
-        if len(first) == len(entries):
-            return [make((e, e.id in fresh)) for e in entries]
-        out = []
-        for e in entries:  # an id's first entry is the new one; later ones are duplicates
-            out.append(make((e, e.id in fresh)))
-            fresh.discard(e.id)
-        return out
 
     def _insert_rows(self, conn: Connection, entries: list[Entry]) -> int:
         """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``;
@@ -767,6 +749,22 @@ class Bank:
                 else:
                     out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
         return out
+
+
+def _outcomes(entries: Sequence[Entry], distinct: int, held: set[str]) -> list[Added]:
+    """What became of each of a batch's ``entries`` (``distinct`` ids among them), in order,
+    once the first entry of each id that the bank did not hold (``held``) was stored."""
+    make = _new_added
+    if distinct == len(entries):  # no id twice in the batch
+        if not held:
+            return [make((e, True)) for e in entries]
+        return [make((e, e[0] not in held)) for e in entries]
+    seen = set(held)
+    out = []
+    for e in entries:  # an id's first entry is the new one; later ones are duplicates
+        out.append(make((e, e[0] not in seen)))
+        seen.add(e[0])
+    return out
 
 
 def _in_key_order(
