@@ -4,6 +4,7 @@
     python benchmarks/bench_bank.py --quick             # smaller counts, one run each
     python benchmarks/bench_bank.py --add-only          # no random picks
     python benchmarks/bench_bank.py --postgres URL      # an existing server (admin URL)
+    python benchmarks/bench_bank.py --queries           # and docs/bank.md's query costs
 
 Records:
 
@@ -26,6 +27,11 @@ Records:
   the query's speed is measured here, not their content. Reports the library call
   (``Bank.query(..., randomly=True, limit=1)``), the SQL query alone, and the whole
   ``sudokit bank query --random`` process, in milliseconds (median of many).
+- ``queries`` (with ``--queries``): on that bank, the median time of each query of
+  docs/bank.md's cost table (:data:`QUERIES`, library calls), in milliseconds.
+
+Every timed record carries the load average (the machine may be shared). Before timing the
+CLI, sudokit's bytecode is brought up to date (:func:`current_bytecode`).
 """
 
 from __future__ import annotations
@@ -220,7 +226,39 @@ def _fresh(url: str, backend: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def bench_pick(url: str, backend: str, path: Path, rows: int) -> None:
+#: The queries of docs/bank.md's cost table: (filters, query options); None is ``stats``.
+QUERIES: dict[str, tuple[Filters | None, dict[str, Any]] | None] = {
+    "--level hard --random --limit 1": (Filters(level=Level.HARD), {"randomly": True, "limit": 1}),
+    "--er 7.0-7.5 --random --limit 1": (Filters(er=(7.0, 7.5)), {"randomly": True, "limit": 1}),
+    "--clues 22-22 --random --limit 1": (Filters(clues=(22, 22)), {"randomly": True, "limit": 1}),
+    "--er 8.0-12 --limit 10": (Filters(er=(8.0, 12.0)), {"limit": 10}),
+    "hardest first --limit 10": (None, {"limit": 10, "hardest": True}),
+    "stats": None,
+    "--symmetry none --random --limit 1 (no match)": (
+        Filters(symmetry="none"),
+        {"randomly": True, "limit": 1},
+    ),
+}
+
+
+def bench_queries(target: str, backend: str) -> None:
+    """The median time of each of :data:`QUERIES` on the bank at ``target`` (library calls)."""
+    out: dict[str, float] = {}
+    with Bank(target) as bank:
+        for name, case in QUERIES.items():
+            times = []
+            for _ in range(7 if case is None or "random" not in name or "no match" in name else 31):
+                t = time.perf_counter()
+                if case is None:
+                    bank.stats()
+                else:
+                    bank.query(case[0], **case[1])
+                times.append(time.perf_counter() - t)
+            out[name] = round(1000 * statistics.median(times), 2)
+    emit({"bench": "bank-queries", "backend": backend, "ms_median": out, **_load()})
+
+
+def bench_pick(url: str, backend: str, path: Path, rows: int, queries: bool = False) -> None:
     with _fresh(url, backend) as target:
         with Bank(target) as bank:
             made = prepare_many(list(read_pending(PuzzleSource(str(path)))))
@@ -280,8 +318,11 @@ def bench_pick(url: str, backend: str, path: Path, rows: int) -> None:
                 "library_ms_p95": round(1000 * sorted(calls)[int(0.95 * len(calls))], 3),
                 "query_ms_median": round(1000 * statistics.median(queries), 3),
                 "cli_process_ms_median": round(1000 * statistics.median(cli), 1),
+                **_load(),
             }
         )
+        if queries:
+            bench_queries(target, backend)
 
 
 def _grow(engine: sa.Engine, backend: str, real: int, rows: int) -> None:
@@ -318,6 +359,10 @@ def main() -> None:
     p.add_argument("--puzzles", type=int, help="pre-rated puzzles to add (default 100000)")
     p.add_argument("--repeats", type=int, help="runs of each add, best kept (default 3)")
     p.add_argument("--add-only", action="store_true", help="leave out the random picks")
+    p.add_argument(
+        "--queries", action="store_true", help="time docs/bank.md's queries on the pick's bank"
+    )
+    p.add_argument("--sqlite-only", action="store_true", help="leave out PostgreSQL")
     args = p.parse_args()
     count = args.puzzles or (10000 if args.quick else 100000)
     repeats = args.repeats or (1 if args.quick else 3)
@@ -327,14 +372,16 @@ def main() -> None:
     current_bytecode()
     bench_add("", "sqlite", path, count, repeats)
     if not args.add_only:
-        bench_pick("", "sqlite", path, rows)
+        bench_pick("", "sqlite", path, rows, args.queries)
+    if args.sqlite_only:
+        return
     with _postgres(args.postgres) as url:
         if url is None:
             emit({"bench": "bank", "backend": "postgresql", "skipped": "no server"})
             return
         bench_add(url, "postgresql", path, count, repeats)
         if not args.add_only:
-            bench_pick(url, "postgresql", path, rows)
+            bench_pick(url, "postgresql", path, rows, args.queries)
 
 
 @contextlib.contextmanager

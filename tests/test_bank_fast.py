@@ -347,3 +347,24 @@ def test_a_new_sqlite_bank_has_big_pages_and_an_old_one_keeps_its_own(tmp_path: 
         list(bank.add(_entries(3, random.Random(6))))
         assert bank.count() == 3
     assert page_size(old) == 4096
+
+
+def test_a_sqlite_bank_does_not_import_postgresqls_dialect(tmp_path: Path) -> None:
+    """``bank add`` into SQLite does not pay for PostgreSQL's dialect at its start; a fresh
+    interpreter adds a puzzle and reads ``sys.modules``."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sudokit.bank import Bank, Entry\n"
+        f"e = Entry('9x9-x', '3x3', {EASY!r}, {EASY_SOLUTION!r}, {EASY!r}, 30, 'none', False,"
+        " 1.2, 1.2, 1.2, None, None, None, None, 'x:1', None, None)\n"
+        f"with Bank({str(tmp_path / 'b.db')!r}) as bank:\n"
+        "    assert [a.new for a in bank.add([e])] == [True]\n"
+        "    assert bank.count() == 1\n"
+        "print('sqlalchemy.dialects.postgresql' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False"]

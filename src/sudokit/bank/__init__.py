@@ -312,8 +312,8 @@ def _same(proc: Any, name: str, dialect: sa.Dialect) -> bool:
 
 def _dialect_module(name: str) -> Any:
     """SQLAlchemy's module of the dialect ``name`` (for its ``insert … on_conflict``),
-    imported when first used: ``bank add`` into SQLite does not pay for PostgreSQL's
-    (50 ms of its start, with the asyncio that module imports)."""
+    imported when first used: ``bank add`` into SQLite does not import PostgreSQL's at its
+    start."""
     if name == "postgresql":
         from sqlalchemy.dialects import postgresql
 
