@@ -1638,9 +1638,12 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        # No cyclic garbage collection while puzzles stream through (none of their tuples
-        # is in a cycle; the collector's passes over them took 10% of this process's time).
-        stack.enter_context(without_gc())
+        if jobs > 1:
+            # This process only reads, stores and counts: no cyclic garbage collection while
+            # the puzzles stream through (none of their tuples is in a cycle; the collector's
+            # passes over them took 10% of its time). With one job it also rates, which
+            # may leave cycles: each chunk goes without the collector only while prepared.
+            stack.enter_context(without_gc())
         # Chunks as the input gives them, read and prepared here (-j 1) or by jobs - 1
         # worker processes while this one stores.
         chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate), source)
