@@ -509,8 +509,8 @@ class Bank:
         paths = [
             {"id": e[0], "technique": t}
             for e in stored
-            if e[14]  # its techniques
-            for t in sorted(set(e[14]))
+            if e.techniques
+            for t in sorted(set(e.techniques))
         ]
         if paths:
             conn.execute(self._insert(techniques).on_conflict_do_nothing(), paths)
