@@ -288,10 +288,9 @@ struct ch_Engine {
     ch_IVec bfs_a, bfs_b;
     /* inner engines for nested chains */
     ch_Engine *inner[2]; int ninner;
-    /* what the inner engines found on each grid met in this run (ch_nc_find) */
-    int *ncslot; int nccap, nccount;  /* hash table: entry offset in ncpool + 1, or 0 */
-    ch_IVec ncpool;                   /* the entries (see ch_nc_find) */
-    int *nckey; int ncwords;          /* the current grid's key: removed candidates, as bits */
+    /* what inner engines found on the grids met (the path's, see ch_Memo; not owned) */
+    struct ch_Memo *memo;
+    int *memokey;           /* nesting >= 2: the key of the grid looked up (ch_memo_key) */
     int failed;
     int best_only;          /* the caller computes complexities itself (ch_find) */
     /* best_only static chains: the cheapest hint so far (bounded set), by which searches that
@@ -603,21 +602,6 @@ static int ch_ancestors(ch_Engine *e, int node, ch_IVec *list) {
 static uint64_t ch_mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
-}
-
-/* FullChain identity of a hint: its targets and the keys of their chains, hashed. */
-static uint64_t ch_hint_signature(ch_Engine *e, const ch_Hint *h) {
-    uint64_t sig = 1469598103934665603ULL;
-    ch_IVec list = {0};
-    for (int t = 0; t < h->ntarg; t++) {
-        int target = e->targ.a[h->tstart + t];
-        sig = ch_mix(sig, (uint64_t)e->nodes[target].key + 7);
-        ch_ancestors(e, target, &list);
-        for (int i = 0; i < list.len; i++) sig = ch_mix(sig, (uint64_t)e->nodes[list.a[i]].key);
-        sig = ch_mix(sig, 0xabcdefULL);
-    }
-    free(list.a);
-    return sig;
 }
 
 static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
@@ -1614,178 +1598,241 @@ static void ch_engine_free(ch_Engine *e);
 static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand);
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
 
-/* Removed candidates a nested chaining hint relies on (getRuleParents), in SE's order. */
-static int ch_rule_parents(ch_Engine *e, ch_Engine *in, const ch_Hint *h, const ch_mask_t *src, ch_IVec *out) {
-    const ch_Geo *g = e->g;
+/* ------------------------------------------------------------------ nested chains' memo */
+
+/* What an inner engine (nested chains) finds on a grid depends on the grid alone (its
+ * candidates and placed values) and on the engine's settings; which removed candidates each
+ * finding relies on (getRuleParents) depends besides on the grid the outer run began from,
+ * but only through the causes along its chains. So a path keeps, per inner engine setting and
+ * grid, the findings with their causes, and every outer run of every nesting level and step
+ * reads them from there: the same grids come back across runs (an outer run meets the grids
+ * the run of the step before met, less what that step removed; nested chains 3 meet the grids
+ * that level 2 met on the same step), and within a run (the closures of different assumptions
+ * reach the same places).
+ *
+ * An entry in pool at offset o: hash (2 ints), the key (kw ints: the engine's setting, the
+ * candidates as bits, the placed values), the length L of what follows, then per finding in
+ * SE's order: nrem, rem..., ncause, (cause, cand)..., complexity, signature (2 ints). A cause
+ * is an "on" node's rule along the chains (CH_CAUSE_CELL, or its unit), the first of each cell
+ * (cell rule) or unit and digit (unit rule), in getRuleParents' visiting order. */
+typedef struct ch_Memo {
+    const ch_Geo *g;
+    int kw;                 /* key length in ints */
+    int *slot; int cap, count;  /* hash table: entry offset + 1, or 0 */
+    ch_IVec pool;
+    int *seen; int gen;     /* ncell + nunit * n: a cause already listed for this finding */
+} ch_Memo;
+
+/* The key's length in ints: the setting, the candidates' bits, the values' bytes. */
+static int ch_memo_words(const ch_Geo *g) { return 1 + (g->ncand + 31) / 32 + (g->ncell + 3) / 4; }
+
+/* Entries are dropped all at once when the pool passes this many ints (256 MB). */
+#define CH_MEMO_MAX (1 << 26)
+
+static void ch_memo_free(ch_Memo *m) {
+    if (!m) return;
+    free(m->slot); free(m->pool.a); free(m->seen); free(m);
+}
+
+static ch_Memo *ch_memo_new(const ch_Geo *g) {
+    ch_Memo *m = calloc(1, sizeof(ch_Memo));
+    if (!m) return NULL;
+    m->g = g;
+    m->kw = ch_memo_words(g);
+    m->cap = 1024;
+    m->slot = calloc((size_t)m->cap, sizeof(int));
+    m->seen = calloc((size_t)(g->ncell + g->nunit * g->n), sizeof(int));
+    if (!m->slot || !m->seen) { ch_memo_free(m); return NULL; }
+    return m;
+}
+
+/* The key of ``in``'s run on the grid (values, cand) into key (kw ints); its hash. */
+static uint64_t ch_memo_key(const ch_Memo *m, const ch_Engine *in, const uint8_t *values, const ch_mask_t *cand,
+                            int *key) {
+    const ch_Geo *g = m->g;
+    int n = g->n, nb = (g->ncand + 31) / 32;
+    memset(key, 0, sizeof(int) * (size_t)m->kw);
+    key[0] = in->multiple | in->dynamic << 1 | in->nishio << 2 | in->nesting << 3;
+    uint32_t *bits = (uint32_t *)(key + 1);
+    for (int c = 0; c < g->ncell; c++) {
+        ch_mask_t x = cand[c];
+        while (x) {
+            int b = c * n + ch_lowbit(x); x &= x - 1;
+            bits[b >> 5] |= (uint32_t)1 << (b & 31);
+        }
+    }
+    uint8_t *vals = (uint8_t *)(key + 1 + nb);
+    memcpy(vals, values, (size_t)g->ncell);
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < m->kw; i++) {
+        h = (h ^ (uint32_t)key[i]) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static int ch_memo_slot(const ch_Memo *m, uint64_t h) { return (int)((h ^ h >> 29) & (uint64_t)(m->cap - 1)); }
+
+/* The offset of the entry for key (hash h), or -1. */
+static int ch_memo_find(const ch_Memo *m, uint64_t h, const int *key) {
+    const int *a = m->pool.a;
+    for (int i = ch_memo_slot(m, h); m->slot[i]; i = (i + 1) & (m->cap - 1)) {
+        int o = m->slot[i] - 1;
+        if ((uint32_t)a[o] == (uint32_t)h && (uint32_t)a[o + 1] == (uint32_t)(h >> 32) &&
+            !memcmp(a + o + 2, key, sizeof(int) * (size_t)m->kw))
+            return o;
+    }
+    return -1;
+}
+
+/* File the entry for key (hash h) with the findings ``body``; its offset, or -1 when memory
+ * ran out (the caller's engine fails). */
+static int ch_memo_put(ch_Memo *m, uint64_t h, const int *key, const ch_IVec *body) {
+    if (m->pool.len > CH_MEMO_MAX) {  /* start over */
+        memset(m->slot, 0, sizeof(int) * (size_t)m->cap);
+        m->count = 0; m->pool.len = 0;
+    }
+    if (2 * (m->count + 1) > m->cap) {  /* grow, and file every entry again */
+        int cap = m->cap * 2;
+        int *t = cap < INT32_MAX / 4 ? calloc((size_t)cap, sizeof(int)) : NULL;
+        if (!t) return -1;
+        free(m->slot);
+        m->slot = t; m->cap = cap;
+        const int *a = m->pool.a;
+        for (int q = 0; q < m->pool.len; q += 3 + m->kw + a[q + 2 + m->kw]) {
+            uint64_t hq = (uint64_t)(uint32_t)a[q] | (uint64_t)(uint32_t)a[q + 1] << 32;
+            int i = ch_memo_slot(m, hq);
+            while (m->slot[i]) i = (i + 1) & (cap - 1);
+            m->slot[i] = q + 1;
+        }
+    }
+    ch_IVec *p = &m->pool;
+    if (p->len > INT32_MAX - 3 - m->kw - body->len || ch_iv_reserve(p, 3 + m->kw + body->len)) return -1;
+    int o = p->len;
+    p->a[o] = (int)(uint32_t)h; p->a[o + 1] = (int)(uint32_t)(h >> 32);
+    memcpy(p->a + o + 2, key, sizeof(int) * (size_t)m->kw);
+    p->a[o + 2 + m->kw] = body->len;
+    if (body->len) memcpy(p->a + o + 3 + m->kw, body->a, sizeof(int) * (size_t)body->len);
+    p->len += 3 + m->kw + body->len;
+    int i = ch_memo_slot(m, h);
+    while (m->slot[i]) i = (i + 1) & (m->cap - 1);
+    m->slot[i] = o + 1;
+    m->count++;
+    return o;
+}
+
+/* Record finding h of inner engine ``in`` into body: its removable, the causes along its
+ * chains (getRuleParents' walk, breadth-first from each target: the nodes in getChain's
+ * order), its complexity and its FullChain signature (the same walk). */
+static void ch_memo_record(ch_Memo *m, ch_Engine *in, const ch_Hint *h, ch_IVec *body) {
+    const ch_Geo *g = m->g;
     int n = g->n;
-    int gen_out = ++e->gen;
-    out->len = 0;
-    ch_IVec todo = {0}, next = {0};
+    if (ch_iv_reserve(body, h->nrem + 2) ) { in->failed = 1; return; }
+    body->a[body->len++] = h->nrem;
+    memcpy(body->a + body->len, in->rem.a + h->rstart, sizeof(int) * (size_t)h->nrem);
+    body->len += h->nrem;
+    int at = body->len;  /* ncause goes here */
+    body->a[body->len++] = 0;
+    int hgen = ++m->gen;
+    uint64_t sig = 1469598103934665603ULL;
+    ch_IVec *todo = &in->bfs_a, *next = &in->bfs_b;
     for (int t = 0; t < h->ntarg; t++) {
-        int gen = ++in->gen;
-        todo.len = 0;
-        ch_iv_push(&todo, in->targ.a[h->tstart + t]);
-        while (todo.len) {
-            next.len = 0;
-            for (int i = 0; i < todo.len; i++) {
-                const ch_Node *nd = in->nodes + todo.a[i];
+        int target = in->targ.a[h->tstart + t], gen = ++in->gen;
+        sig = ch_mix(sig, (uint64_t)in->nodes[target].key + 7);
+        todo->len = 0;
+        ch_iv_push(todo, target);
+        while (todo->len) {
+            next->len = 0;
+            for (int i = 0; i < todo->len; i++) {
+                const ch_Node *nd = in->nodes + todo->a[i];
                 if (in->stamp[nd->key] == gen) continue;
                 in->stamp[nd->key] = gen;
+                sig = ch_mix(sig, (uint64_t)nd->key);
                 int cause = nd->cause;
                 if (cause == CH_CAUSE_NONE) {
                     if (h->kind == CH_K_CELL) cause = CH_CAUSE_CELL;
                     else if (h->kind == CH_K_REGION) cause = h->region;
                 }
                 if ((nd->key & 1) && cause != CH_CAUSE_NONE && cause != CH_CAUSE_ADV) {
-                    int cand = nd->key >> 1, c = cand / n, d = cand % n;
-                    if (cause == CH_CAUSE_CELL) {
-                        ch_mask_t m = src[c] & ~e->cand[c];
-                        while (m) {
-                            int v = ch_lowbit(m); m &= m - 1;
-                            int pc = c * n + v;
-                            if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(out, pc); }
-                        }
-                    } else {
-                        /* the unit of the same kind through the cell: the cause unit itself */
-                        const int *uc = g->unit_cells + cause * n;
-                        ch_mask_t bit = (ch_mask_t)1 << d;
-                        for (int k = 0; k < n; k++) {
-                            int q = uc[k];
-                            if ((src[q] & bit) && !(e->cand[q] & bit)) {
-                                int pc = q * n + d;
-                                if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(out, pc); }
-                            }
-                        }
+                    int cand = nd->key >> 1;
+                    int id = cause == CH_CAUSE_CELL ? g->cell_of[cand] : g->ncell + cause * n + g->digit_of[cand];
+                    if (m->seen[id] != hgen) {
+                        m->seen[id] = hgen;
+                        if (ch_iv_push2(body, cause, cand)) { in->failed = 1; return; }
+                        body->a[at]++;
                     }
                 }
-                for (int k = 0; k < nd->np; k++) ch_iv_push(&next, in->par.a[nd->pstart + k]);
+                for (int k = 0; k < nd->np; k++) ch_iv_push(next, in->par.a[nd->pstart + k]);
             }
-            ch_IVec tmp = todo; todo = next; next = tmp;
+            ch_IVec *tmp = todo; todo = next; next = tmp;
         }
+        sig = ch_mix(sig, 0xabcdefULL);
     }
-    free(todo.a); free(next.a);
-    return out->len;
+    if (ch_iv_reserve(body, 3)) { in->failed = 1; return; }
+    body->a[body->len++] = h->complexity;
+    body->a[body->len++] = (int)(uint32_t)sig;
+    body->a[body->len++] = (int)(uint32_t)(sig >> 32);
 }
 
-static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch_IVec *out) {
-    ch_engine_run(in, e->values, e->cand);
-    if (in->failed) { e->failed = 1; return; }
-    int *order = NULL, norder = 0;
-    ch_engine_sort(in, &order, &norder);
-    ch_IVec parents = {0};
-    for (int i = 0; i < norder; i++) {
-        const ch_Hint *h = in->hints + order[i];
-        if (!ch_rule_parents(e, in, h, src, &parents)) continue;
-        uint64_t sig = ch_hint_signature(in, h);
-        ch_emit(e, out, in->rem.a + h->rstart, h->nrem, parents.a, parents.len, h->complexity, sig);
-        /* the same, for ch_nc_replay: nrem, rem..., npar, par..., complexity, signature */
-        ch_IVec *p = &e->ncpool;
-        if (ch_iv_reserve(p, h->nrem + parents.len + 5)) { e->failed = 1; break; }
-        p->a[p->len++] = h->nrem;
-        memcpy(p->a + p->len, in->rem.a + h->rstart, sizeof(int) * (size_t)h->nrem);
-        p->len += h->nrem;
-        p->a[p->len++] = parents.len;
-        memcpy(p->a + p->len, parents.a, sizeof(int) * (size_t)parents.len);
-        p->len += parents.len;
-        p->a[p->len++] = h->complexity;
-        p->a[p->len++] = (int)(uint32_t)sig;
-        p->a[p->len++] = (int)(uint32_t)(sig >> 32);
-    }
-    free(parents.a);
-    free(order);
-}
-
-/* The inner engines' findings per grid, for one run of an outer engine. Its chaining meets
- * the same grid again and again (the closures of different assumptions reach the same places:
- * on the first hardest_1106 puzzles, 44% of nested-2's inner runs were on a grid met before in
- * the same run), and what the inner engines find there, with the removed candidates each
- * finding relies on, depends on nothing else in the run: the grid is the run's starting grid
- * less the removed candidates, which are the key. An entry in ncpool
- * at offset o: hash (2 ints), the key (ncwords ints: bit cand set when removed), the length L
- * of what follows, then per finding as ch_rule_nested records it. */
-static uint64_t ch_nc_key(ch_Engine *e, const ch_mask_t *src) {
+/* Emit the findings of the entry at o for this run (``src``: the grid it began from): each
+ * as an advanced node per removable candidate, its parents the removed candidates its causes
+ * rely on (getRuleParents); a finding that relies on none is left out. */
+static void ch_memo_emit(ch_Engine *e, const ch_Memo *m, int o, const ch_mask_t *src, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
-    memset(e->nckey, 0, sizeof(int) * (size_t)e->ncwords);
-    uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (int c = 0; c < g->ncell; c++) {
-        ch_mask_t m = src[c] & ~e->cand[c];
-        if (!m) continue;
-        h = (h ^ ((uint64_t)c << 40 ^ m)) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-        while (m) {
-            int cand = c * n + ch_lowbit(m); m &= m - 1;
-            e->nckey[cand >> 5] |= (int)((uint32_t)1 << (cand & 31));
-        }
-    }
-    return h;
-}
-
-static int ch_nc_slot(const ch_Engine *e, uint64_t h) {
-    return (int)((h ^ h >> 29) & (uint64_t)(e->nccap - 1));
-}
-
-/* The offset of the entry for the grid whose key nckey holds (hash h), or -1. */
-static int ch_nc_find(const ch_Engine *e, uint64_t h) {
-    const int *a = e->ncpool.a;
-    for (int i = ch_nc_slot(e, h); e->ncslot[i]; i = (i + 1) & (e->nccap - 1)) {
-        int o = e->ncslot[i] - 1;
-        if ((uint32_t)a[o] == (uint32_t)h && (uint32_t)a[o + 1] == (uint32_t)(h >> 32) &&
-            !memcmp(a + o + 2, e->nckey, sizeof(int) * (size_t)e->ncwords))
-            return o;
-    }
-    return -1;
-}
-
-/* Start an entry for nckey (hash h): its header; the offset, or -1 when memory ran out. */
-static int ch_nc_begin(ch_Engine *e, uint64_t h) {
-    ch_IVec *p = &e->ncpool;
-    if (ch_iv_reserve(p, e->ncwords + 3)) { e->failed = 1; return -1; }
-    int o = p->len;
-    p->a[o] = (int)(uint32_t)h; p->a[o + 1] = (int)(uint32_t)(h >> 32);
-    memcpy(p->a + o + 2, e->nckey, sizeof(int) * (size_t)e->ncwords);
-    p->len += e->ncwords + 3;
-    return o;
-}
-
-/* Finish the entry at o (its findings follow the header) and file it in the table. */
-static void ch_nc_commit(ch_Engine *e, int o) {
-    if (e->failed || ch_out_of_memory) return;
-    e->ncpool.a[o + 2 + e->ncwords] = e->ncpool.len - (o + 3 + e->ncwords);
-    if (2 * (e->nccount + 1) > e->nccap) {  /* grow, and file every entry again */
-        int cap = e->nccap * 2;
-        int *t = cap < INT32_MAX / 4 ? calloc((size_t)cap, sizeof(int)) : NULL;
-        if (!t) { e->failed = 1; return; }
-        free(e->ncslot);
-        e->ncslot = t; e->nccap = cap;
-        const int *a = e->ncpool.a;
-        for (int q = 0; q < o; q += 3 + e->ncwords + a[q + 2 + e->ncwords]) {
-            uint64_t hq = (uint64_t)(uint32_t)a[q] | (uint64_t)(uint32_t)a[q + 1] << 32;
-            int i = ch_nc_slot(e, hq);
-            while (e->ncslot[i]) i = (i + 1) & (cap - 1);
-            e->ncslot[i] = q + 1;
-        }
-    }
-    uint64_t h = (uint64_t)(uint32_t)e->ncpool.a[o] | (uint64_t)(uint32_t)e->ncpool.a[o + 1] << 32;
-    int i = ch_nc_slot(e, h);
-    while (e->ncslot[i]) i = (i + 1) & (e->nccap - 1);
-    e->ncslot[i] = o + 1;
-    e->nccount++;
-}
-
-/* Emit again what the entry at o recorded, as ch_rule_nested emitted it. */
-static void ch_nc_replay(ch_Engine *e, int o, ch_IVec *out) {
-    int pos = o + 3 + e->ncwords, end = pos + e->ncpool.a[pos - 1];
-    while (pos < end) {
-        const int *a = e->ncpool.a;  /* ch_emit does not grow ncpool */
-        int nrem = a[pos], npar = a[pos + 1 + nrem];
-        const int *rem = a + pos + 1, *par = a + pos + 2 + nrem;
-        pos += 2 + nrem + npar;
+    int pos = o + 3 + m->kw, end = pos + m->pool.a[pos - 1];
+    ch_IVec *parents = &e->bfs_a;  /* free here: the outer engine walks no chain meanwhile */
+    while (pos < end && !e->failed) {
+        const int *a = m->pool.a;
+        int nrem = a[pos], ncause = a[pos + 1 + nrem];
+        const int *rem = a + pos + 1, *cs = a + pos + 2 + nrem;
+        pos += 2 + nrem + 2 * ncause;
         int cx = a[pos];
         uint64_t sig = (uint64_t)(uint32_t)a[pos + 1] | (uint64_t)(uint32_t)a[pos + 2] << 32;
         pos += 3;
-        ch_emit(e, out, rem, nrem, par, npar, cx, sig);
+        int gen_out = ++e->gen;
+        parents->len = 0;
+        for (int k = 0; k < ncause; k++) {
+            int cause = cs[2 * k], cand = cs[2 * k + 1], c = g->cell_of[cand], d = g->digit_of[cand];
+            if (cause == CH_CAUSE_CELL) {
+                ch_mask_t x = src[c] & ~e->cand[c];
+                while (x) {
+                    int pc = c * n + ch_lowbit(x); x &= x - 1;
+                    if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(parents, pc); }
+                }
+            } else {
+                /* the unit of the rule: the digit's places there that are gone */
+                const int *uc = g->unit_cells + cause * n;
+                ch_mask_t x = e->srcpos[cause * n + d] & ~e->pos[cause * n + d];
+                while (x) {
+                    int pc = uc[ch_lowbit(x)] * n + d; x &= x - 1;
+                    if (e->scratch[pc] != gen_out) { e->scratch[pc] = gen_out; ch_iv_push(parents, pc); }
+                }
+            }
+        }
+        ch_emit(e, out, rem, nrem, parents->a, parents->len, cx, sig);
     }
+}
+
+/* What inner engine ``in`` finds on the current grid, from the memo (run and filed there when
+ * the grid is new); the findings emitted into out. */
+static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch_IVec *out) {
+    ch_Memo *m = e->memo;
+    uint64_t h = ch_memo_key(m, in, e->values, e->cand, e->memokey);
+    int o = ch_memo_find(m, h, e->memokey);
+    if (o < 0) {
+        ch_engine_run(in, e->values, e->cand);
+        if (in->failed) { e->failed = 1; return; }
+        int *order = NULL, norder = 0;
+        ch_engine_sort(in, &order, &norder);
+        ch_IVec body = {0};
+        for (int i = 0; i < norder && !in->failed; i++) ch_memo_record(m, in, in->hints + order[i], &body);
+        free(order);
+        if (!in->failed && !ch_out_of_memory) o = ch_memo_put(m, h, e->memokey, &body);
+        free(body.a);
+        if (o < 0) { e->failed = 1; return; }
+    }
+    ch_memo_emit(e, m, o, src, out);
 }
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
@@ -1810,16 +1857,12 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
         for (int i = 0; i < e->ninner; i++) if (!e->inner[i]) { e->failed = 1; return; }
     }
     if (!e->ninner) return;
-    uint64_t h = ch_nc_key(e, src);
-    int o = ch_nc_find(e, h);
-    if (o >= 0) { ch_nc_replay(e, o, out); return; }
-    o = ch_nc_begin(e, h);
-    if (o < 0) return;
+    if (!e->memo) { e->failed = 1; return; }  /* ch_find gives nesting engines one */
     for (int i = 0; i < e->ninner; i++) {
+        e->inner[i]->memo = e->memo;  /* an inner engine that nests reads the same memo */
         ch_rule_nested(e, e->inner[i], src, out);
         if (out->len || e->failed) break;
     }
-    ch_nc_commit(e, o);
 }
 
 /* ------------------------------------------------------------------ engine */
@@ -1846,11 +1889,8 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
     e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
     if (nesting >= 2) {
-        e->ncwords = (g->ncand + 31) / 32;
-        e->nccap = 1024;
-        e->ncslot = calloc((size_t)e->nccap, sizeof(int));
-        e->nckey = malloc(sizeof(int) * (size_t)e->ncwords);
-        if (!e->ncslot || !e->nckey) { ch_engine_free(e); return NULL; }
+        e->memokey = malloc(sizeof(int) * (size_t)ch_memo_words(g));
+        if (!e->memokey) { ch_engine_free(e); return NULL; }
     }
     if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->livecell || !e->livepos || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
         !e->lookup || !e->nodes || !e->hints || !e->clos) {
@@ -1865,11 +1905,6 @@ static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
     e->bounded = 0; e->ncaps = 0; e->reach.ok = 0;
-    if (e->nccount) {
-        memset(e->ncslot, 0, sizeof(int) * (size_t)e->nccap);
-        e->nccount = 0;
-    }
-    e->ncpool.len = 0;
     if (e->gen > (1 << 30)) {  /* an engine kept for long: start the stamps over */
         memset(e->stamp, 0, sizeof(int) * 2 * (size_t)e->g->ncand);
         memset(e->scratch, 0, sizeof(int) * (size_t)e->g->ncand);
@@ -1882,7 +1917,7 @@ static void ch_engine_reset(ch_Engine *e) {
 static void ch_engine_free(ch_Engine *e) {
     if (!e) return;
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
-    free(e->ncslot); free(e->ncpool.a); free(e->nckey);
+    free(e->memokey);
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
     free(e->livecell); free(e->livepos);
     ch_reach_free(&e->reach);
@@ -2169,6 +2204,8 @@ static void ch_sink_free(lsink *o) {
         ch_engine_free(o->chain_engines[i]);
         o->chain_engines[i] = NULL;
     }
+    ch_memo_free(o->chain_memo);
+    o->chain_memo = NULL;
 }
 
 /* The sink's engine for producer ``sp`` on shape ``g``: the one kept from an earlier call
@@ -2202,6 +2239,12 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
     ch_Engine *e = ch_sink_engine(out, g, sp);
     if (!e) { out->failed = 1; return; }
     e->best_only = 1;
+    if (sp.nesting >= 2) {  /* the path's memo of the inner engines' findings, for this shape */
+        if (out->chain_memo && out->chain_memo->g != g) { ch_memo_free(out->chain_memo); out->chain_memo = NULL; }
+        if (!out->chain_memo) out->chain_memo = ch_memo_new(g);
+        if (!out->chain_memo) { out->failed = 1; ch_sink_release(out, e); return; }
+    }
+    e->memo = out->chain_memo;
     ch_engine_run(e, s->values, s->cand);
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
     /* the cheapest hint; a hint's node count is only counted in full while it can still be

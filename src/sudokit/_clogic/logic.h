@@ -301,6 +301,7 @@ typedef struct lstep {
 /* One engine slot per chain producer: forcing chains, nishio, multiple, dynamic (+, nested). */
 #define LS_NCHAIN_ENGINES 9
 struct ch_Engine;
+struct ch_Memo;
 
 typedef struct lsink {
     lstep *steps;
@@ -315,6 +316,8 @@ typedef struct lsink {
     /* The chain producers' engines (chains.c), kept from one finder call to the next (the
      * steps of a path): their pools stay grown. Freed by sink_free. */
     struct ch_Engine *chain_engines[LS_NCHAIN_ENGINES];
+    /* What nested chains' inner engines found on each grid, kept for the path (chains.c). */
+    struct ch_Memo *chain_memo;
 } lsink;
 
 static int lvec_push(lvec *v, int x);  /* defined in _logic.c; 0 or -1 when out of memory */
