@@ -1723,8 +1723,10 @@ static int ch_memo_put(ch_Memo *m, uint64_t h, const int *key, const ch_IVec *bo
 
 /* Record finding h of inner engine ``in`` into body: its removable, the causes along its
  * chains (getRuleParents' walk, breadth-first from each target: the nodes in getChain's
- * order), its complexity and its FullChain signature (the same walk). */
-static void ch_memo_record(ch_Memo *m, ch_Engine *in, const ch_Hint *h, ch_IVec *body) {
+ * order), its complexity and its FullChain signature (the same walk). The walk counts the
+ * distinct potentials of each target's chain (getAncestorCount; a cycle's first target only),
+ * which is h's complexity when ``in`` does not nest; one that nests has it already. */
+static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body) {
     const ch_Geo *g = m->g;
     int n = g->n;
     if (ch_iv_reserve(body, h->nrem + 2) ) { in->failed = 1; return; }
@@ -1736,8 +1738,9 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, const ch_Hint *h, ch_IVec 
     int hgen = ++m->gen;
     uint64_t sig = 1469598103934665603ULL;
     ch_IVec *todo = &in->bfs_a, *next = &in->bfs_b;
+    int flat = 0;
     for (int t = 0; t < h->ntarg; t++) {
-        int target = in->targ.a[h->tstart + t], gen = ++in->gen;
+        int target = in->targ.a[h->tstart + t], gen = ++in->gen, counted = h->kind != CH_K_CYCLE || t == 0;
         sig = ch_mix(sig, (uint64_t)in->nodes[target].key + 7);
         todo->len = 0;
         ch_iv_push(todo, target);
@@ -1747,6 +1750,7 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, const ch_Hint *h, ch_IVec 
                 const ch_Node *nd = in->nodes + todo->a[i];
                 if (in->stamp[nd->key] == gen) continue;
                 in->stamp[nd->key] = gen;
+                flat += counted;
                 sig = ch_mix(sig, (uint64_t)nd->key);
                 int cause = nd->cause;
                 if (cause == CH_CAUSE_NONE) {
@@ -1767,6 +1771,10 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, const ch_Hint *h, ch_IVec 
             ch_IVec *tmp = todo; todo = next; next = tmp;
         }
         sig = ch_mix(sig, 0xabcdefULL);
+    }
+    if (in->nesting < 2) {
+        h->complexity = flat;
+        h->difficulty = h->base + ch_length_bonus(flat);
     }
     if (ch_iv_reserve(body, 3)) { in->failed = 1; return; }
     body->a[body->len++] = h->complexity;
@@ -1823,11 +1831,28 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
     if (o < 0) {
         ch_engine_run(in, e->values, e->cand);
         if (in->failed) { e->failed = 1; return; }
+        /* each finding's record (and complexity) in discovery order, then the records in
+         * SE's order */
+        int nh = in->nhints, *at = malloc(sizeof(int) * ((size_t)nh + 1));
+        ch_IVec each = {0}, body = {0};
+        if (!at) in->failed = 1;
+        for (int i = 0; i < nh && !in->failed; i++) {
+            if (in->nesting >= 2) ch_hint_complexity(in, in->hints + i);
+            at[i] = each.len;
+            ch_memo_record(m, in, in->hints + i, &each);
+        }
         int *order = NULL, norder = 0;
-        ch_engine_sort(in, &order, &norder);
-        ch_IVec body = {0};
-        for (int i = 0; i < norder && !in->failed; i++) ch_memo_record(m, in, in->hints + order[i], &body);
-        free(order);
+        if (!in->failed && !ch_out_of_memory) {
+            at[nh] = each.len;
+            ch_engine_sort(in, &order, &norder);
+            if (ch_iv_reserve(&body, each.len)) in->failed = 1;
+        }
+        for (int k = 0; k < norder && !in->failed; k++) {
+            int i = order[k], len = at[i + 1] - at[i];
+            memcpy(body.a + body.len, each.a + at[i], sizeof(int) * (size_t)len);
+            body.len += len;
+        }
+        free(order); free(at); free(each.a);
         if (!in->failed && !ch_out_of_memory) o = ch_memo_put(m, h, e->memokey, &body);
         free(body.a);
         if (o < 0) { e->failed = 1; return; }
@@ -1952,8 +1977,8 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
     memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * g->nunit * n);
     if (e->multiple || e->dynamic) ch_multiple_chains(e);
     else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
-    if (!e->best_only)
-        for (int i = 0; i < e->nhints && !e->failed; i++) ch_hint_complexity(e, e->hints + i);
+    /* the hints' complexities: ch_find counts those of the cheapest candidates, ch_rule_nested
+     * all of them, on its walk along their chains */
 }
 
 /* SE's order: difficulty (the unrounded double), complexity, sort key; then discovery order. */
