@@ -17,7 +17,16 @@ import pytest
 
 import sudokit
 from sudokit import Grid, Shape, random_grid
-from sudokit.logic import SE_ORDER, Candidates, Step, solve_steps
+from sudokit.logic import (
+    SE_ORDER,
+    Candidates,
+    PathEnd,
+    Step,
+    apply,
+    next_step,
+    run_path,
+    solve_steps,
+)
 from sudokit.logic._native import IN_C, finder
 
 from oracle import data_lines
@@ -438,3 +447,23 @@ def test_chain_steps_on_other_shapes(slug: str) -> None:
 def test_chain_steps_sweep(slug: str) -> None:
     """Every chain producer on every chain position (hours for the nested levels)."""
     _compared(slug, chain_positions())
+
+
+#: A row of hardest_1106.csv (ER 11.0) whose SE path takes 21 steps of nested chains level 2 and
+#: 3 of level 3.
+NESTED_PATHS = ["..4..3....7..8....2.81....6..3....9..8..2....1..7....3......45....8..9....9..5..8"]
+
+
+@pytest.mark.parametrize("puzzle", NESTED_PATHS)
+def test_path_steps_are_those_of_fresh_calls(puzzle: str) -> None:
+    """A path keeps what nested chains' inner engines found from one step to the next (the
+    memo in chains.c, read by every nesting level); next_step starts each call without it. The
+    steps are the same."""
+    end, steps = run_path(Grid(puzzle), techniques=SE_ORDER)
+    assert end is PathEnd.SOLVED
+    assert any(s.technique.startswith("nested") for s in steps)
+    state = Candidates.from_grid(Grid(puzzle))
+    for kept in steps:
+        fresh = next_step(state, techniques=SE_ORDER)
+        assert fresh is not None and fields(fresh) == fields(kept)
+        apply(state, fresh)
