@@ -284,7 +284,6 @@ struct ch_Engine {
     /* scratch */
     int *stamp; int gen;    /* size 2 * ncand */
     int *scratch;           /* size ncand */
-    int *lookup;            /* size ncand: cand -> node, valid where scratch holds the gen */
     ch_IVec bfs_a, bfs_b;
     /* inner engines for nested chains */
     ch_Engine *inner[2]; int ninner;
@@ -1341,7 +1340,7 @@ static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
 
 /* The "off" half of SE's doBinaryChaining for candidate ``cand`` (``on``: the closure of its
  * "on"): the contradiction its "off" leads to, and with ``do_double`` the potentials both
- * lead to. */
+ * lead to. Its sets are read where they are made (nothing else reads them) and cleared. */
 static void ch_off_branch(ch_Engine *e, int cand, const ch_Closure *on, int do_contra, int do_double) {
     int p_on_key = cand * 2 + 1, p_off_key = cand * 2;
     ch_set_clear(e);
@@ -1349,32 +1348,20 @@ static void ch_off_branch(ch_Engine *e, int cand, const ch_Closure *on, int do_c
     ch_set_add(e, 0, p_off);
     int aon = -1, aoff = -1;
     int found = ch_do_chaining(e, &aon, &aoff);
-    int off_id = ch_closure_store(e, found, aon, aoff);
-    ch_Closure off = *ch_clos_at(e, off_id);
     if (do_contra && found) ch_binary_hint(e, aon, aoff, p_off_key, p_off, 1, 1);
-    if (!do_double) return;
-    int gen = ++e->gen;
-    const int *a = e->cpool.a + off.on_start;
-    for (int i = 0; i < off.on_len; i++) {
-        e->scratch[a[2 * i]] = gen;
-        e->lookup[a[2 * i]] = a[2 * i + 1];
-    }
-    const int *b = e->cpool.a + on->on_start;
-    for (int i = 0; i < on->on_len; i++)
-        if (e->scratch[b[2 * i]] == gen)
-            ch_binary_hint(e, b[2 * i + 1], e->lookup[b[2 * i]], p_on_key, b[2 * i + 1], 0, 1);
-    gen = ++e->gen;
-    a = e->cpool.a + off.off_start;
-    for (int i = 0; i < off.off_len; i++) {
-        e->scratch[a[2 * i]] = gen;
-        e->lookup[a[2 * i]] = a[2 * i + 1];
-    }
-    b = e->cpool.a + on->off_start;
-    for (int i = 0; i < on->off_len; i++)
-        if (e->scratch[b[2 * i]] == gen) {
-            int q = e->lookup[b[2 * i]];
-            ch_binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
+    if (do_double) {
+        const int *b = e->cpool.a + on->on_start;
+        for (int i = 0; i < on->on_len; i++) {
+            int q = e->on_map[b[2 * i]];
+            if (q >= 0) ch_binary_hint(e, b[2 * i + 1], q, p_on_key, b[2 * i + 1], 0, 1);
         }
+        b = e->cpool.a + on->off_start;
+        for (int i = 0; i < on->off_len; i++) {
+            int q = e->off_map[b[2 * i]];
+            if (q >= 0) ch_binary_hint(e, b[2 * i + 1], q, p_off_key, q, 0, 0);
+        }
+    }
+    ch_set_clear(e);
 }
 
 static void ch_cell_chains(ch_Engine *e, int c, int card) {
@@ -1908,7 +1895,6 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->cache = malloc(sizeof(int) * g->ncand);
     e->stamp = calloc(2 * (size_t)g->ncand, sizeof(int));
     e->scratch = calloc((size_t)g->ncand, sizeof(int));
-    e->lookup = malloc(sizeof(int) * g->ncand);
     /* the pools, each with its sink slot (see node_new) */
     e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
@@ -1918,7 +1904,7 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
         if (!e->memokey) { ch_engine_free(e); return NULL; }
     }
     if (!e->cand || !e->pos || !e->srcpos || !e->src_buf || !e->empties || !e->livecell || !e->livepos || !e->on_map || !e->off_map || !e->cache || !e->stamp || !e->scratch ||
-        !e->lookup || !e->nodes || !e->hints || !e->clos) {
+        !e->nodes || !e->hints || !e->clos) {
         ch_engine_free(e);
         return NULL;
     }
@@ -1948,7 +1934,7 @@ static void ch_engine_free(ch_Engine *e) {
     ch_reach_free(&e->reach);
     free(e->qon.a); free(e->qoff.a); free(e->adv.a);
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
-    free(e->stamp); free(e->scratch); free(e->lookup); free(e->nodes); free(e->par.a); free(e->on_ord.a);
+    free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
     free(e->targ.a); free(e->clos); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
     free(e);
