@@ -1613,8 +1613,9 @@ typedef struct ch_Memo {
 /* The key's length in ints: the setting, the candidates' bits, the values' bytes. */
 static int ch_memo_words(const ch_Geo *g) { return 1 + (g->ncand + 31) / 32 + (g->ncell + 3) / 4; }
 
-/* Entries are dropped all at once when the pool passes this many ints (256 MB). */
-#define CH_MEMO_MAX (1 << 26)
+/* Entries are dropped all at once when the pool passes this many ints (64 MB; the hardest
+ * 9x9 paths of hardest_1106 keep about 20 MB). */
+#define CH_MEMO_MAX (1 << 24)
 
 static void ch_memo_free(ch_Memo *m) {
     if (!m) return;
