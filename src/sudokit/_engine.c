@@ -183,6 +183,7 @@ typedef struct {
     int strong;         /* 9x9: the stack step too (see propagate9) */
     uint8_t *solution;  /* where the first solution goes (N bytes) */
     uint8_t *second;    /* where the second one goes (N bytes), when not NULL */
+    const uint8_t *prefer; /* 9x9, no rng: at a branch, try this grid's digit first (or NULL) */
 } Ctx;
 
 /* 1 | 1 << 9 | 1 << 18: times a 9-bit column mask, the same columns in all three rows. */
@@ -884,8 +885,10 @@ static int singles_solve(Work *w, const uint8_t *cells, int mode)
     }
 }
 
-#define DIG_UAS 32      /* unavoidable sets a dig keeps, */
-#define DIG_UA_CELLS 64 /* of at most this many cells */
+#define DIG_UAS 160 /* unavoidable sets a dig keeps */
+#ifndef DIG_UA_GRID_CELLS
+#define DIG_UA_GRID_CELLS 12 /* the grid's own sets (see grid_unavoidable) of at most this many cells */
+#endif
 #ifndef DIG_CHUNK
 #define DIG_CHUNK 4 /* orbits a base state serves (see chunk_base) */
 #endif
@@ -901,27 +904,147 @@ typedef struct {
     int oom;
     int logic;             /* LOGIC_*: removals must also keep the puzzle solvable so */
     Work *lw;              /* workspace for the logic test */
-    /* Unavoidable sets met on the way (see dig): nua of them, ua_size[i] cells each. */
-    int nua;
-    int ua_size[DIG_UAS];
-    int ua_cell[DIG_UAS][DIG_UA_CELLS];
+    /* Unavoidable sets (see dig), nua of them: set i is the cell bits ua[i * words ..], of
+     * `words` 64-bit words each (DIG_UAS sets' room; NULL: none are kept). */
+    int nua, words;
+    uint64_t *ua;
+    uint64_t *clue_bits; /* `words` words: the puzzle's clues, while dig runs (see set_cell) */
     /* 9x9, one clue at a time: the searches start from `base`, the puzzle with the cells
      * chunk[0..nchunk-1] (the orbits order[..chunk_end) that are next) emptied, propagated
      * once (see chunk_base); use_base while a search may. */
     S9 base;
     int chunk[MAX_SIDE * MAX_SIDE];
     int nchunk, chunk_end, have_base, use_base;
+    /* The puzzle's solution: the searches look for another one, which mostly agrees with it
+     * (it differs in an unavoidable set), so they try its digit first at each branch: the
+     * count they return is the same in any order, and they get there in fewer nodes. */
+    const uint8_t *solution;
 } Digger;
 
-/* Would `cells` leave one of the digger's unavoidable sets without a clue?  Then it has a
- * second solution (the one that set came from): no search is needed to know. */
-static int ua_emptied(const Digger *D, const uint8_t *cells)
+/* Keep the unavoidable set `set` (cell bits, `words` words) when there is room.  No set is
+ * kept twice: the grid's sets are distinct (see grid_unavoidable), and a set a batch search
+ * finds is emptied by the batch, which no set kept before was (see dig). */
+static void keep_set(Digger *D, const uint64_t *set)
 {
-    for (int i = 0; i < D->nua; i++) {
-        int j = 0;
-        while (j < D->ua_size[i] && !cells[D->ua_cell[i][j]])
-            j++;
-        if (j == D->ua_size[i])
+    int W = D->words;
+    if (D->nua < DIG_UAS)
+        memcpy(D->ua + (size_t)D->nua++ * W, set, sizeof(uint64_t) * (size_t)W);
+}
+
+static int uf_find(int *up, int x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
+/* Seed the digger with small unavoidable sets of the complete grid `grid` (of at most
+ * DIG_UA_GRID_CELLS cells), found without a search: two families of digit swaps that give
+ * another valid grid.
+ *   - Two digits a, b: swapping them in a set of rows keeps each row valid; a column or a box
+ *     stays valid when the rows of its a and of its b are both swapped or neither.  So the
+ *     smallest such sets are the components of the rows linked that way.
+ *   - Two rows of one band: the digit below each digit of the first row, read as a
+ *     permutation; the columns of one of its cycles hold the same digits in both rows, so
+ *     swapping the two rows there keeps rows, columns and boxes (each swap stays inside a box)
+ *     valid.  Likewise two columns of one stack.  A cycle of two digits is a set of the first
+ *     family already (its two rows, or the two rows of its cells, linked by nothing else), so
+ *     only longer cycles are taken: every set is found once.
+ * The answers of the dig do not change: a removal that empties an unavoidable set leaves a
+ * second solution, which is what its search would have found. */
+static void grid_unavoidable(Digger *D, const uint8_t *grid)
+{
+    const Geo *g = D->g;
+    int n = g->n, br = g->br, bc = g->bc, W = D->words;
+    uint64_t set[MAX_SIDE * MAX_SIDE / 64 + 1];
+    uint64_t sets[MAX_SIDE][MAX_SIDE * MAX_SIDE / 64 + 1]; /* by component root */
+    int where[MAX_SIDE][MAX_SIDE]; /* where[d][r]: the column of digit d+1 in row r */
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++)
+            where[grid[r * n + c] - 1][r] = c;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            int up[MAX_SIDE], row_of_a_in_col[MAX_SIDE], row_of_a_in_box[MAX_SIDE];
+            for (int r = 0; r < n; r++) {
+                up[r] = r;
+                row_of_a_in_col[where[a][r]] = r;
+                row_of_a_in_box[r / br * br + where[a][r] / bc] = r;
+            }
+            for (int r = 0; r < n; r++) {
+                int c = where[b][r];
+                up[uf_find(up, row_of_a_in_col[c])] = uf_find(up, r);
+                up[uf_find(up, row_of_a_in_box[r / br * br + c / bc])] = uf_find(up, r);
+            }
+            int size[MAX_SIDE] = {0};
+            for (int r = 0; r < n; r++) {
+                int root = uf_find(up, r);
+                if (!size[root])
+                    memset(sets[root], 0, sizeof(uint64_t) * (size_t)W);
+                size[root] += 2;
+                int ca = r * n + where[a][r], cb = r * n + where[b][r];
+                sets[root][ca / 64] |= UINT64_C(1) << (ca % 64);
+                sets[root][cb / 64] |= UINT64_C(1) << (cb % 64);
+            }
+            for (int root = 0; root < n; root++)
+                if (size[root] && size[root] <= DIG_UA_GRID_CELLS)
+                    keep_set(D, sets[root]);
+        }
+    /* Two lines of one band (rows, `across` = 0) or of one stack (columns, 1). */
+    for (int across = 0; across < 2; across++) {
+        int thick = across ? bc : br; /* lines in a band, or in a stack */
+        for (int l1 = 0; l1 < n; l1++)
+            for (int l2 = l1 + 1; l2 < l1 / thick * thick + thick; l2++) {
+                int below[MAX_SIDE], pos[MAX_SIDE], done[MAX_SIDE] = {0}; /* pos: along l1 */
+                for (int i = 0; i < n; i++) {
+                    int c1 = across ? i * n + l1 : l1 * n + i, c2 = across ? i * n + l2 : l2 * n + i;
+                    below[grid[c1] - 1] = grid[c2] - 1;
+                    pos[grid[c1] - 1] = i;
+                }
+                for (int d = 0; d < n; d++) {
+                    if (done[d] || below[below[d]] == d)
+                        continue;
+                    int size = 0;
+                    memset(set, 0, sizeof(uint64_t) * (size_t)W);
+                    for (int e = d; !done[e]; e = below[e]) {
+                        done[e] = 1;
+                        int i = pos[e];
+                        int c1 = across ? i * n + l1 : l1 * n + i, c2 = across ? i * n + l2 : l2 * n + i;
+                        set[c1 / 64] |= UINT64_C(1) << (c1 % 64);
+                        set[c2 / 64] |= UINT64_C(1) << (c2 % 64);
+                        size += 2;
+                    }
+                    if (size <= DIG_UA_GRID_CELLS)
+                        keep_set(D, set);
+                }
+            }
+    }
+}
+
+/* Take cell c out of the puzzle, or put its clue v back, in `cells` and in D->clue_bits. */
+static inline void set_cell(Digger *D, uint8_t *cells, int c, uint8_t v)
+{
+    uint64_t bit = UINT64_C(1) << (c % 64);
+    cells[c] = v;
+    D->clue_bits[c / 64] = v ? D->clue_bits[c / 64] | bit : D->clue_bits[c / 64] & ~bit;
+}
+
+/* Would the puzzle (its clues in D->clue_bits) leave one of the digger's unavoidable sets
+ * without a clue?  Then it has a second solution (the one that set came from): no search is needed to know. */
+static int ua_emptied(const Digger *D)
+{
+    int W = D->words;
+    const uint64_t *clue = D->clue_bits, *set = D->ua;
+    if (W == 2) { /* 9x9 */
+        for (int i = 0; i < D->nua; i++, set += 2)
+            if (!((set[0] & clue[0]) | (set[1] & clue[1])))
+                return 1;
+        return 0;
+    }
+    for (int i = 0; i < D->nua; i++, set += W) {
+        uint64_t hit = 0;
+        for (int w = 0; w < W; w++)
+            hit |= set[w] & clue[w];
+        if (!hit)
             return 1;
     }
     return 0;
@@ -941,6 +1064,7 @@ static int dig_search(Digger *D, const uint8_t *cells, uint64_t limit, int excl_
     Ctx ctx = {0};
     ctx.limit = limit;
     ctx.node_limit = D->budget;
+    ctx.prefer = D->solution;
     if (found) {
         ctx.solution = found;
         ctx.second = found + D->g->N;
@@ -984,25 +1108,20 @@ static int still_unique(Digger *D, uint8_t *cells, const uint8_t *solution, cons
 
 /* A batch search found two solutions (`found`, end to end) with the batch removed[0..k-1]
  * taken out: keep the batch cells where one that is not `solution` differs from it, when
- * there is room and they are few. */
+ * there is room. */
 static void keep_unavoidable(Digger *D, const uint8_t *found, const uint8_t *solution,
                              const int *removed, int k)
 {
     int N = D->g->N;
     const uint8_t *other = memcmp(found, solution, (size_t)N) ? found : found + N;
-    if (D->nua == DIG_UAS)
-        return;
-    int n = 0, *set = D->ua_cell[D->nua];
+    uint64_t set[MAX_SIDE * MAX_SIDE / 64 + 1];
+    memset(set, 0, sizeof(uint64_t) * (size_t)D->words);
     for (int i = 0; i < k; i++) {
         int c = removed[i];
-        if (other[c] != solution[c]) {
-            if (n == DIG_UA_CELLS)
-                return;
-            set[n++] = c;
-        }
+        if (other[c] != solution[c])
+            set[c / 64] |= UINT64_C(1) << (c % 64);
     }
-    if (n) /* always: the puzzle before the batch was unique */
-        D->ua_size[D->nua++] = n;
+    keep_set(D, set); /* never empty: the puzzle before the batch was unique */
 }
 
 /* Before the orbit order[at] is tested alone (its cells already emptied in `cells`): unless
@@ -1049,8 +1168,11 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
                int *exhausted)
 {
     int N = D->g->N, clues = N;
-    for (int c = 0; c < N; c++)
+    memset(D->clue_bits, 0, sizeof(uint64_t) * (size_t)D->words);
+    for (int c = 0; c < N; c++) {
         clues -= cells[c] == 0;
+        D->clue_bits[c / 64] |= (uint64_t)(cells[c] != 0) << (c % 64);
+    }
     int batch = N / 4; /* in cells */
     int removed[MAX_SIDE * MAX_SIDE];
     uint8_t found[2 * MAX_SIDE * MAX_SIDE];
@@ -1068,12 +1190,12 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             }
             if (end - pos >= 2) {
                 for (int i = 0; i < k; i++)
-                    cells[removed[i]] = 0;
+                    set_cell(D, cells, removed[i], 0);
                 /* Singles that fill the grid prove it unique: no search is needed then. */
                 int unique;
                 if (D->logic)
                     unique = logic_ok(D, cells);
-                else if (ua_emptied(D, cells))
+                else if (ua_emptied(D))
                     unique = 0;
                 else {
                     int r = dig_search(D, cells, 2, -1, 0, found);
@@ -1088,7 +1210,7 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
                     continue;
                 }
                 for (int i = 0; i < k; i++)
-                    cells[removed[i]] = solution[removed[i]];
+                    set_cell(D, cells, removed[i], solution[removed[i]]);
                 batch /= 2;
                 continue;
             }
@@ -1100,12 +1222,12 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
         int k = 0;
         for (int i = orbit_start[o]; i < orbit_start[o + 1]; i++) {
             removed[k++] = orbit_cells[i];
-            cells[orbit_cells[i]] = 0;
+            set_cell(D, cells, orbit_cells[i], 0);
         }
         int r;
         if (D->logic) {
             r = logic_ok(D, cells);
-        } else if (ua_emptied(D, cells)) {
+        } else if (ua_emptied(D)) {
             r = 0;
         } else {
             if (!D->w)
@@ -1118,7 +1240,7 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             clues -= size;
         } else {
             for (int i = 0; i < k; i++)
-                cells[removed[i]] = solution[removed[i]];
+                set_cell(D, cells, removed[i], solution[removed[i]]);
             if (r < 0)
                 D->gave_up = 1;
         }
@@ -1396,6 +1518,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     int *orbit_cells = NULL, *orbit_start = NULL, *order = NULL;
     uint8_t *cells = NULL, *solution = NULL;
+    uint64_t *ua = NULL;
     Work w;
     int have_work = 0;
     int n = sudokit_check_shape(br, bc);
@@ -1431,7 +1554,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     order = PyMem_Malloc(sizeof(int) * (size_t)norbits);
     cells = PyMem_Malloc((size_t)N);
     solution = PyMem_Malloc((size_t)N);
-    if (!g || !orbit_cells || !orbit_start || !order || !cells || !solution) {
+    int words = (N + 63) / 64;
+    ua = PyMem_Malloc(sizeof(uint64_t) * (size_t)words * (DIG_UAS + 1));
+    if (!g || !orbit_cells || !orbit_start || !order || !cells || !solution || !ua) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1463,6 +1588,10 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     D.budget = budget;
     D.logic = logic;
     D.lw = &w;
+    D.words = words;
+    D.ua = ua;
+    D.clue_bits = ua + (size_t)words * DIG_UAS;
+    D.solution = solution;
     Py_BEGIN_ALLOW_THREADS;
     /* The grid from the seed; the order of orbits from the next draws of a second stream. */
     if (random_grid(&w, seed, solution) < 0) {
@@ -1479,6 +1608,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
             order[j] = t;
         }
         memcpy(cells, solution, (size_t)N);
+        if (!logic) /* a logic test decides every removal, not the searches */
+            grid_unavoidable(&D, solution);
         clues = dig(&D, cells, solution, orbit_cells, orbit_start, order, norbits, target, exact,
                     &exhausted);
         if (D.oom)
@@ -1499,6 +1630,7 @@ done:
     PyMem_Free(order);
     PyMem_Free(cells);
     PyMem_Free(solution);
+    PyMem_Free(ua);
     PyBuffer_Release(&ob);
     return result;
 }
@@ -1555,6 +1687,7 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
     D.g = g;
     D.w = (n == 9 && br == 3) ? NULL : &w;
     D.budget = budget;
+    D.solution = sol;
     Py_BEGIN_ALLOW_THREADS;
     for (int c = 0; c < N && !D.oom && !(first && nfound); c++) {
         if (!cells[c])

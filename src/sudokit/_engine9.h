@@ -321,6 +321,14 @@ static int V9(search9)(S9 *s, Ctx *ctx)
         for (int d = 0; d < 9; d++)
             if (s->f[9 * b + d] & bit)
                 digits[nd++] = d;
+        if (ctx->prefer) { /* its digit first (see Digger.solution in _engine.c) */
+            int want = ctx->prefer[cell] - 1;
+            for (int i = 1; i < nd; i++)
+                if (digits[i] == want) {
+                    digits[i] = digits[0];
+                    digits[0] = want;
+                }
+        }
         if (ctx->rng)
             for (int i = nd - 1; i > 0; i--) {
                 int j = (int)rng_below(ctx->rng, (uint32_t)i + 1);
