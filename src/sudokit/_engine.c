@@ -931,25 +931,59 @@ static void keep_set(Digger *D, const uint64_t *set)
         memcpy(D->ua + (size_t)D->nua++ * W, set, sizeof(uint64_t) * (size_t)W);
 }
 
-static int uf_find(int *up, int x)
+/* Add cell c to the cell bit set `set`. */
+static inline void set_add(uint64_t *set, int c) { set[c / 64] |= UINT64_C(1) << (c % 64); }
+
+/* The cycles of two parallel lines of a complete grid (rows l1 and l2, or columns with
+ * `across`) over the positions lo..hi-1 along them: position i leads to the position where
+ * line l1 holds the digit that line l2 holds at i; a cycle is a set of positions where both
+ * lines hold the same digits, so swapping the two lines there keeps both valid, and every
+ * position's column (or row) too.  Keep the cells of each cycle of at least three positions
+ * and at most DIG_UA_GRID_CELLS cells as an unavoidable set when the swap keeps the boxes
+ * valid as well: see grid_unavoidable. */
+static void line_cycles(Digger *D, const uint8_t *grid, int across, int l1, int l2, int lo, int hi)
 {
-    while (up[x] != x)
-        x = up[x] = up[up[x]];
-    return x;
+    int n = D->g->n, W = D->words;
+    int at[MAX_SIDE + 1]; /* at[d]: the position of digit d on line l1 in lo..hi-1, else -1 */
+    uint64_t set[MAX_SIDE * MAX_SIDE / 64 + 1], done = 0;
+#define LINE_CELL(l, i) (across ? (i) * n + (l) : (l) * n + (i))
+    for (int d = 0; d <= n; d++)
+        at[d] = -1;
+    for (int i = lo; i < hi; i++)
+        at[grid[LINE_CELL(l1, i)]] = i;
+    for (int i = lo; i < hi; i++) {
+        if (done >> (i - lo) & 1)
+            continue;
+        int len = 0, j = i;
+        do {
+            done |= UINT64_C(1) << (j - lo);
+            len++;
+            j = at[grid[LINE_CELL(l2, j)]];
+        } while (j > i && 2 * len <= DIG_UA_GRID_CELLS);
+        if (j != i || len < 3 || 2 * len > DIG_UA_GRID_CELLS)
+            continue; /* open, too short (a two-digit set), or too long */
+        memset(set, 0, sizeof(uint64_t) * (size_t)W);
+        j = i;
+        do {
+            set_add(set, LINE_CELL(l1, j));
+            set_add(set, LINE_CELL(l2, j));
+            j = at[grid[LINE_CELL(l2, j)]];
+        } while (j != i);
+        keep_set(D, set);
+    }
+#undef LINE_CELL
 }
 
 /* Seed the digger with small unavoidable sets of the complete grid `grid` (of at most
- * DIG_UA_GRID_CELLS cells), found without a search: two families of digit swaps that give
- * another valid grid.
+ * DIG_UA_GRID_CELLS cells), found without a search: digit swaps that give another valid grid.
  *   - Two digits a, b: swapping them in a set of rows keeps each row valid; a column or a box
  *     stays valid when the rows of its a and of its b are both swapped or neither.  So the
- *     smallest such sets are the components of the rows linked that way.
- *   - Two rows of one band: the digit below each digit of the first row, read as a
- *     permutation; the columns of one of its cycles hold the same digits in both rows, so
- *     swapping the two rows there keeps rows, columns and boxes (each swap stays inside a box)
- *     valid.  Likewise two columns of one stack.  A cycle of two digits is a set of the first
- *     family already (its two rows, or the two rows of its cells, linked by nothing else), so
- *     only longer cycles are taken: every set is found once.
+ *     smallest such sets are the components of the rows linked that way (each row is linked
+ *     to the row of the a in the column of its b, and in the box of its b).
+ *   - Two rows, swapped at the positions of a cycle (see line_cycles): in one band, any cycle
+ *     (each swap stays inside a box); in two bands, a cycle inside one stack (the two boxes
+ *     trade the same digits).  Likewise two columns.  Cycles of two positions are sets of the
+ *     first kind already, so only longer ones are taken: every set is found once.
  * The answers of the dig do not change: a removal that empties an unavoidable set leaves a
  * second solution, which is what its search would have found. */
 static void grid_unavoidable(Digger *D, const uint8_t *grid)
@@ -957,65 +991,57 @@ static void grid_unavoidable(Digger *D, const uint8_t *grid)
     const Geo *g = D->g;
     int n = g->n, br = g->br, bc = g->bc, W = D->words;
     uint64_t set[MAX_SIDE * MAX_SIDE / 64 + 1];
-    uint64_t sets[MAX_SIDE][MAX_SIDE * MAX_SIDE / 64 + 1]; /* by component root */
-    int where[MAX_SIDE][MAX_SIDE]; /* where[d][r]: the column of digit d+1 in row r */
+    /* For digit d+1: its column in row r, and the rows it has in column c and in box x. */
+    uint8_t col_of[MAX_SIDE][MAX_SIDE], row_in_col[MAX_SIDE][MAX_SIDE], row_in_box[MAX_SIDE][MAX_SIDE];
     for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++)
-            where[grid[r * n + c] - 1][r] = c;
+        for (int c = 0; c < n; c++) {
+            int d = grid[r * n + c] - 1;
+            col_of[d][r] = (uint8_t)c;
+            row_in_col[d][c] = (uint8_t)r;
+            row_in_box[d][r / br * br + c / bc] = (uint8_t)r;
+        }
     for (int a = 0; a < n; a++)
         for (int b = a + 1; b < n; b++) {
-            int up[MAX_SIDE], row_of_a_in_col[MAX_SIDE], row_of_a_in_box[MAX_SIDE];
-            for (int r = 0; r < n; r++) {
-                up[r] = r;
-                row_of_a_in_col[where[a][r]] = r;
-                row_of_a_in_box[r / br * br + where[a][r] / bc] = r;
+            uint64_t seen = 0;
+            for (int r0 = 0; r0 < n; r0++) {
+                if (seen >> r0 & 1)
+                    continue;
+                uint64_t rows = UINT64_C(1) << r0, todo = rows;
+                while (todo) {
+                    int r = ctz64(todo), c = col_of[b][r];
+                    todo &= todo - 1;
+                    uint64_t next = (UINT64_C(1) << row_in_col[a][c] | UINT64_C(1) << row_in_box[a][r / br * br + c / bc]) & ~rows;
+                    rows |= next;
+                    todo |= next;
+                }
+                seen |= rows;
+                if (2 * popcount64(rows) > DIG_UA_GRID_CELLS)
+                    continue;
+                memset(set, 0, sizeof(uint64_t) * (size_t)W);
+                for (uint64_t t = rows; t; t &= t - 1) {
+                    int r = ctz64(t);
+                    set_add(set, r * n + col_of[a][r]);
+                    set_add(set, r * n + col_of[b][r]);
+                }
+                keep_set(D, set);
             }
-            for (int r = 0; r < n; r++) {
-                int c = where[b][r];
-                up[uf_find(up, row_of_a_in_col[c])] = uf_find(up, r);
-                up[uf_find(up, row_of_a_in_box[r / br * br + c / bc])] = uf_find(up, r);
-            }
-            int size[MAX_SIDE] = {0};
-            for (int r = 0; r < n; r++) {
-                int root = uf_find(up, r);
-                if (!size[root])
-                    memset(sets[root], 0, sizeof(uint64_t) * (size_t)W);
-                size[root] += 2;
-                int ca = r * n + where[a][r], cb = r * n + where[b][r];
-                sets[root][ca / 64] |= UINT64_C(1) << (ca % 64);
-                sets[root][cb / 64] |= UINT64_C(1) << (cb % 64);
-            }
-            for (int root = 0; root < n; root++)
-                if (size[root] && size[root] <= DIG_UA_GRID_CELLS)
-                    keep_set(D, sets[root]);
         }
-    /* Two lines of one band (rows, `across` = 0) or of one stack (columns, 1). */
     for (int across = 0; across < 2; across++) {
-        int thick = across ? bc : br; /* lines in a band, or in a stack */
+        int thick = across ? bc : br, seg = across ? br : bc; /* lines a band holds; box cells along one */
+        uint64_t digits[MAX_SIDE][MAX_SIDE]; /* digits[l][k]: line l's digits in its k-th box */
+        for (int l = 0; l < n; l++)
+            for (int i = 0; i < n; i++)
+                digits[l][i / seg] = (i % seg ? digits[l][i / seg] : 0) |
+                                     UINT64_C(1) << (grid[across ? i * n + l : l * n + i] - 1);
         for (int l1 = 0; l1 < n; l1++)
-            for (int l2 = l1 + 1; l2 < l1 / thick * thick + thick; l2++) {
-                int below[MAX_SIDE], pos[MAX_SIDE], done[MAX_SIDE] = {0}; /* pos: along l1 */
-                for (int i = 0; i < n; i++) {
-                    int c1 = across ? i * n + l1 : l1 * n + i, c2 = across ? i * n + l2 : l2 * n + i;
-                    below[grid[c1] - 1] = grid[c2] - 1;
-                    pos[grid[c1] - 1] = i;
+            for (int l2 = l1 + 1; l2 < n; l2++) {
+                if (l2 / thick == l1 / thick) {
+                    line_cycles(D, grid, across, l1, l2, 0, n);
+                    continue;
                 }
-                for (int d = 0; d < n; d++) {
-                    if (done[d] || below[below[d]] == d)
-                        continue;
-                    int size = 0;
-                    memset(set, 0, sizeof(uint64_t) * (size_t)W);
-                    for (int e = d; !done[e]; e = below[e]) {
-                        done[e] = 1;
-                        int i = pos[e];
-                        int c1 = across ? i * n + l1 : l1 * n + i, c2 = across ? i * n + l2 : l2 * n + i;
-                        set[c1 / 64] |= UINT64_C(1) << (c1 % 64);
-                        set[c2 / 64] |= UINT64_C(1) << (c2 % 64);
-                        size += 2;
-                    }
-                    if (size <= DIG_UA_GRID_CELLS)
-                        keep_set(D, set);
-                }
+                for (int k = 0; k < n / seg; k++) /* a cycle needs three digits in common */
+                    if (popcount64(digits[l1][k] & digits[l2][k]) >= 3)
+                        line_cycles(D, grid, across, l1, l2, k * seg, k * seg + seg);
             }
     }
 }
