@@ -885,7 +885,8 @@ static int singles_solve(Work *w, const uint8_t *cells, int mode)
     }
 }
 
-#define DIG_UAS 160 /* unavoidable sets a dig keeps */
+#define DIG_UAS 160 /* unavoidable sets a dig keeps, */
+#define DIG_UAS_FOUND 32 /* of which this many are kept for the ones batch searches find */
 #ifndef DIG_UA_GRID_CELLS
 #define DIG_UA_GRID_CELLS 12 /* the grid's own sets (see grid_unavoidable) of at most this many cells */
 #endif
@@ -921,13 +922,13 @@ typedef struct {
     const uint8_t *solution;
 } Digger;
 
-/* Keep the unavoidable set `set` (cell bits, `words` words) when there is room.  No set is
- * kept twice: the grid's sets are distinct (see grid_unavoidable), and a set a batch search
- * finds is emptied by the batch, which no set kept before was (see dig). */
-static void keep_set(Digger *D, const uint64_t *set)
+/* Keep the unavoidable set `set` (cell bits, `words` words) when fewer than `room` are kept.
+ * No set is kept twice: the grid's sets are distinct (see grid_unavoidable), and a set a batch
+ * search finds is emptied by the batch, which no set kept before was (see dig). */
+static void keep_set(Digger *D, const uint64_t *set, int room)
 {
     int W = D->words;
-    if (D->nua < DIG_UAS)
+    if (D->nua < room)
         memcpy(D->ua + (size_t)D->nua++ * W, set, sizeof(uint64_t) * (size_t)W);
 }
 
@@ -969,7 +970,7 @@ static void line_cycles(Digger *D, const uint8_t *grid, int across, int l1, int 
             set_add(set, LINE_CELL(l2, j));
             j = at[grid[LINE_CELL(l2, j)]];
         } while (j != i);
-        keep_set(D, set);
+        keep_set(D, set, DIG_UAS - DIG_UAS_FOUND);
     }
 #undef LINE_CELL
 }
@@ -1023,7 +1024,7 @@ static void grid_unavoidable(Digger *D, const uint8_t *grid)
                     set_add(set, r * n + col_of[a][r]);
                     set_add(set, r * n + col_of[b][r]);
                 }
-                keep_set(D, set);
+                keep_set(D, set, DIG_UAS - DIG_UAS_FOUND);
             }
         }
     for (int across = 0; across < 2; across++) {
@@ -1147,7 +1148,7 @@ static void keep_unavoidable(Digger *D, const uint8_t *found, const uint8_t *sol
         if (other[c] != solution[c])
             set[c / 64] |= UINT64_C(1) << (c % 64);
     }
-    keep_set(D, set); /* never empty: the puzzle before the batch was unique */
+    keep_set(D, set, DIG_UAS); /* never empty: the puzzle before the batch was unique */
 }
 
 /* Before the orbit order[at] is tested alone (its cells already emptied in `cells`): unless
