@@ -1011,7 +1011,9 @@ static void grid_unavoidable(Digger *D, const uint8_t *grid)
                 while (todo) {
                     int r = ctz64(todo), c = col_of[b][r];
                     todo &= todo - 1;
-                    uint64_t next = (UINT64_C(1) << row_in_col[a][c] | UINT64_C(1) << row_in_box[a][r / br * br + c / bc]) & ~rows;
+                    uint64_t next = UINT64_C(1) << row_in_col[a][c] |
+                                    UINT64_C(1) << row_in_box[a][r / br * br + c / bc];
+                    next &= ~rows;
                     rows |= next;
                     todo |= next;
                 }
@@ -1056,7 +1058,8 @@ static inline void set_cell(Digger *D, uint8_t *cells, int c, uint8_t v)
 }
 
 /* Would the puzzle (its clues in D->clue_bits) leave one of the digger's unavoidable sets
- * without a clue?  Then it has a second solution (the one that set came from): no search is needed to know. */
+ * without a clue?  Then it has a second solution (the one that set came from): no search is
+ * needed to know. */
 static int ua_emptied(const Digger *D)
 {
     int W = D->words;
@@ -1189,7 +1192,10 @@ static void chunk_base(Digger *D, const uint8_t *cells, const int *orbit_cells,
  * batch's cells (an unavoidable set, as far as the clues put back go: the cells dug before
  * stay empty).  While one of those cells is a clue, that solution is ruled out; a removal that
  * would take the last of them is known to break uniqueness without a search, in the batches
- * and one by one alike.  The answers are the ones the searches would give. */
+ * and one by one alike.  So would one that empties a small unavoidable set of the grid itself
+ * (see grid_unavoidable, which the caller runs first: they spare most failing searches, the
+ * costly ones, which must find a second solution).  The answers are the ones the searches
+ * would give. */
 static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *orbit_cells,
                const int *orbit_start, const int *order, int norbits, int target, int exact,
                int *exhausted)
