@@ -287,7 +287,7 @@ def bench_pick(url: str, backend: str, path: Path, rows: int, queries: bool = Fa
             .order_by(puzzles.c.rkey)
             .limit(1)
         )
-        queries = []
+        sql_times = []
         import random
 
         rng = random.Random(1)
@@ -295,7 +295,7 @@ def bench_pick(url: str, backend: str, path: Path, rows: int, queries: bool = Fa
             for _ in range(300):
                 t = time.perf_counter()
                 conn.execute(sql, {"r": rng.random()}).first()
-                queries.append(time.perf_counter() - t)
+                sql_times.append(time.perf_counter() - t)
         engine.dispose()
         cli = []
         cmd = [sys.executable, "-m", "sudokit", "bank", "--db", target, "query"]
@@ -316,7 +316,7 @@ def bench_pick(url: str, backend: str, path: Path, rows: int, queries: bool = Fa
                 "build_seconds": round(built, 1),
                 "library_ms_median": round(1000 * statistics.median(calls), 3),
                 "library_ms_p95": round(1000 * sorted(calls)[int(0.95 * len(calls))], 3),
-                "query_ms_median": round(1000 * statistics.median(queries), 3),
+                "query_ms_median": round(1000 * statistics.median(sql_times), 3),
                 "cli_process_ms_median": round(1000 * statistics.median(cli), 1),
                 **_load(),
             }
