@@ -116,6 +116,7 @@ static inline int nth_bit64(uint64_t x, int k)
 static uint8_t T_SHRINK[512];    /* a row's 9 bits -> which of its 3 triads are non-empty */
 static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
 static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
+static uint16_t T_LONE[512];     /* a row's 9 bits -> themselves if there is one, else 0 */
 static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
 static uint32_t T_COL[27];       /* a band cell -> the 3 cells of its column in a band */
 static uint8_t T_BAND9[27];      /* a board's index in S9.f -> its band, */
@@ -142,6 +143,7 @@ static void init_tables9(void)
             if (x & (1 << t))
                 e |= UINT32_C(7) << ((t / 3) * 9 + (t % 3) * 3);
         T_EXPAND[x] = e;
+        T_LONE[x] = (uint16_t)(x && !(x & (x - 1)) ? x : 0);
     }
     for (int k = 0; k < 27; k++) {
         int r = k / 9, c = k % 9;

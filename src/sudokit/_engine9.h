@@ -116,6 +116,7 @@ static int V9(propagate9)(S9 *s, int strong)
     uint32_t dirty = 0; /* digits whose boards changed since their last stack step */
     for (;;) {
         int i = 26;
+        uint32_t bands = 0; /* the bands whose boards changed in this drain */
         while (s->dirty) {
             /* In sweeps, as the boards come: the next changed board after the last one. */
             uint32_t after = s->dirty & ~((UINT32_C(2) << i) - 1);
@@ -132,19 +133,17 @@ static int V9(propagate9)(S9 *s, int strong)
                 s->f[i] = a;
                 int b = T_BAND9[i], d = T_DIGIT9[i];
                 dirty |= UINT32_C(1) << d;
+                bands |= UINT32_C(1) << b;
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
                  * the box, which the triad step has turned into the same thing).  No row is
-                 * empty now (each keeps a triad of a permutation), so one subtraction takes
-                 * the lowest bit off all three rows at once; and the singles of two rows
-                 * are in two boxes (a permutation again), so placing one leaves the other. */
-                uint32_t fresh = a & s->unsolved[b];
-                if (!fresh)
-                    continue;
-                uint32_t more = a & (a - SPREAD3); /* rows with two cells or more */
-                uint32_t lone = ((more & 0x1FF) ? 0 : UINT32_C(0x1FF)) |
-                                ((more & UINT32_C(0x3FE00)) ? 0 : UINT32_C(0x3FE00)) |
-                                ((more & UINT32_C(0x7FC0000)) ? 0 : UINT32_C(0x7FC0000));
-                fresh &= lone;
+                 * empty now (each keeps a triad of a permutation), so a table of the rows
+                 * with one bit finds them (C harness: 1% fewer instructions on top1465 than
+                 * a subtraction and three tests); and the singles of two rows are in two
+                 * boxes (a permutation again), so placing one leaves the other. */
+                uint32_t lone = (uint32_t)T_LONE[a & 0x1FF] |
+                                (uint32_t)T_LONE[(a >> 9) & 0x1FF] << 9 |
+                                (uint32_t)T_LONE[a >> 18] << 18;
+                uint32_t fresh = lone & s->unsolved[b];
                 while (fresh) {
                     int k = ctz32(fresh);
                     fresh &= fresh - 1;
@@ -153,9 +152,12 @@ static int V9(propagate9)(S9 *s, int strong)
             }
         }
 
-        /* Naked singles, and cells with no candidate left. */
+        /* Naked singles, and cells with no candidate left, in the bands that changed (the
+         * others were checked when they last changed, or are as the last fixpoint left them). */
         int placed = 0;
         for (int b = 0; b < 3; b++) {
+            if (!(bands >> b & 1))
+                continue;
             uint32_t r1 = 0, r2 = 0;
             for (int i = 9 * b; i < 9 * b + 9; i++) {
                 uint32_t a = s->f[i];
