@@ -117,11 +117,12 @@ static int V9(propagate9)(S9 *s, int strong)
     for (;;) {
         int i = 26;
         uint32_t bands = 0; /* the bands whose boards changed in this drain */
-        while (s->dirty) {
+        uint32_t pending; /* s->dirty, read once a board (place9 adds to it) */
+        while ((pending = s->dirty) != 0) {
             /* In sweeps, as the boards come: the next changed board after the last one. */
-            uint32_t after = s->dirty & ~((UINT32_C(2) << i) - 1);
-            i = ctz32(after ? after : s->dirty);
-            s->dirty &= ~(UINT32_C(1) << i);
+            uint32_t after = pending & (UINT32_C(0xFFFFFFFE) << i);
+            i = ctz32(after ? after : pending);
+            s->dirty = pending & ~(UINT32_C(1) << i);
             {
                 uint32_t a = s->f[i];
                 uint32_t shrink = T_SHRINK[a & 0x1FF] | (uint32_t)T_SHRINK[(a >> 9) & 0x1FF] << 3 |
