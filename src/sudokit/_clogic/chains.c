@@ -278,6 +278,10 @@ struct ch_Engine {
     ch_IVec rem, targ;
     /* closures */
     ch_Closure *clos; int nclos, capclos;
+    /* grids up to CH_REACH_MAX candidates: each closure's candidates as two bit sets of bw
+     * words ("on" side, then "off" side) at cbits + id * 2 * bw (bw 0: none, see ch_retain) */
+    int bw;
+    uint64_t *cbits;
     ch_Closure sink;           /* closure id -1: where a closure goes when storing one failed */
     ch_IVec cpool;             /* (cand, node) pairs */
     int *cache;             /* cand -> closure id or -1 */
@@ -1165,18 +1169,34 @@ done:
 /* The closure with id ``id``; -1 is the empty sink left by a failed store. */
 static ch_Closure *ch_clos_at(ch_Engine *e, int id) { return id < 0 ? &e->sink : e->clos + id; }
 
+/* The bit sets of closure ``id`` (bw > 0); the sink's are empty. */
+static const uint64_t *ch_clos_bits(const ch_Engine *e, int id) {
+    return e->cbits + (id < 0 ? (size_t)e->capclos : (size_t)id) * 2 * (size_t)e->bw;
+}
+
 static int ch_closure_store(ch_Engine *e, int found, int aon, int aoff) {
     if (e->nclos == e->capclos) {
         ch_Closure *a = e->capclos < INT32_MAX / 4 ? realloc(e->clos, sizeof(ch_Closure) * ((size_t)e->capclos * 2)) : NULL;
-        if (!a) {
+        if (a) e->clos = a;
+        uint64_t *b = NULL;
+        if (a && e->bw) {  /* room for twice the closures, and the sink's empty sets past them */
+            size_t w = 2 * (size_t)e->bw;
+            b = realloc(e->cbits, sizeof(uint64_t) * w * ((size_t)e->capclos * 2 + 1));
+            if (b) memset(b + w * (size_t)e->capclos * 2, 0, sizeof(uint64_t) * w);
+            if (b) e->cbits = b;
+        }
+        if (!a || (e->bw && !b)) {
             e->failed = 1;
             e->sink = (ch_Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
             ch_set_clear(e);
             return -1;
         }
-        e->clos = a; e->capclos *= 2;
+        e->capclos *= 2;
     }
     ch_Closure *cl = e->clos + e->nclos;
+    uint64_t *bon = e->bw ? e->cbits + (size_t)e->nclos * 2 * (size_t)e->bw : NULL;
+    uint64_t *boff = bon ? bon + e->bw : NULL;
+    if (bon) memset(bon, 0, sizeof(uint64_t) * 2 * (size_t)e->bw);
     if (ch_iv_reserve(&e->cpool, 2 * (e->on_ord.len + e->off_ord.len))) {
         e->failed = 1;
         *cl = (ch_Closure){e->cpool.len, 0, e->cpool.len, 0, -1, -1};
@@ -1191,6 +1211,7 @@ static int ch_closure_store(ch_Engine *e, int found, int aon, int aoff) {
         int cand = e->on_ord.a[i];
         *out++ = cand; *out++ = e->on_map[cand];
         e->on_map[cand] = -1;
+        if (bon) bon[cand >> 6] |= (uint64_t)1 << (cand & 63);
     }
     cl->off_start = cl->on_start + 2 * cl->on_len;
     cl->off_len = e->off_ord.len;
@@ -1198,6 +1219,7 @@ static int ch_closure_store(ch_Engine *e, int found, int aon, int aoff) {
         int cand = e->off_ord.a[i];
         *out++ = cand; *out++ = e->off_map[cand];
         e->off_map[cand] = -1;
+        if (boff) boff[cand >> 6] |= (uint64_t)1 << (cand & 63);
     }
     e->cpool.len = cl->off_start + 2 * cl->off_len;
     e->on_ord.len = e->off_ord.len = 0;
@@ -1287,10 +1309,73 @@ static void ch_copy_side(ch_Engine *e, ch_IVec *list, int start, int len) {
     list->len = 2 * len;
 }
 
+/* With bit sets (bw > 0): acc (both sides) &= those of closure ``id``; whether any is left. */
+static int ch_bits_and(const ch_Engine *e, uint64_t *acc, int id) {
+    const uint64_t *b = ch_clos_bits(e, id);
+    uint64_t any = 0;
+    for (int i = 0; i < 2 * e->bw; i++) any |= acc[i] &= b[i];
+    return any != 0;
+}
+
+/* With bit sets: the reductions to the potentials common to closures ids[0..np) (acc: their
+ * sets ANDed), in the order of the first closure's "on" side, then its "off" side: what
+ * retaining, in that order, the closures' sides one after another leaves. */
+static void ch_common_hints(ch_Engine *e, int kind, const int *ids, int np, const uint64_t *acc, int source,
+                            int region, int value) {
+    int chains[SUDOKIT_MAX_SIDE];
+    for (int side = 0; side < 2; side++) {
+        const uint64_t *bits = acc + side * e->bw;
+        const ch_Closure *first = ch_clos_at(e, ids[0]);
+        int start = side == 0 ? first->on_start : first->off_start, len = side == 0 ? first->on_len : first->off_len;
+        for (int i = 0; i < len; i++) {
+            int cand = e->cpool.a[start + 2 * i];
+            if (!(bits[cand >> 6] >> (cand & 63) & 1)) continue;
+            for (int k = 0; k < np; k++) {
+                const ch_Closure *cl = ch_clos_at(e, ids[k]);
+                chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
+                                      : ch_clos_get(e, cl->off_start, cl->off_len, cand);
+            }
+            ch_reduction_hint(e, kind, e->cpool.a[start + 2 * i + 1], chains, np, source, region, value);
+        }
+    }
+}
+
+/* ch_region_chainings with bit sets (bw > 0). */
+static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id) {
+    const ch_Geo *g = e->g;
+    int n = g->n, bw = e->bw;
+    int pos_cl[SUDOKIT_MAX_SIDE];
+    uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
+    for (int t = 0; t < 3; t++) {
+        int u = g->se_units[3 * c + t];
+        ch_mask_t pm = e->pos[u * n + d];
+        int card = ch_popcount(pm);
+        if (!(card == 2 || (e->multiple && card > 2))) continue;
+        const int *uc = g->unit_cells + u * n;
+        if (uc[ch_lowbit(pm)] != c) continue;  /* c is the digit's first place there */
+        int np = 0;
+        uint64_t any = 0;
+        pos_cl[np++] = cl_id;
+        memcpy(acc, ch_clos_bits(e, cl_id), sizeof(uint64_t) * 2 * (size_t)bw);
+        for (int i = 0; i < 2 * bw; i++) any |= acc[i];
+        for (ch_mask_t m = pm & (pm - 1); m; m &= m - 1) {
+            /* nothing left in common: no hint here, and the other places' closures (the same
+             * whenever they are made) are left until something asks */
+            if (!any) break;
+            int id = ch_closure_on(e, uc[ch_lowbit(m)] * n + d);
+            pos_cl[np++] = id;
+            any = ch_bits_and(e, acc, id);
+        }
+        if (e->failed || ch_out_of_memory) break;
+        if (any) ch_common_hints(e, CH_K_REGION, pos_cl, np, acc, -1, u, d + 1);
+    }
+}
+
 static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
     const ch_Geo *g = e->g;
     int n = g->n;
     ch_mask_t bit = (ch_mask_t)1 << d;
+    if (e->bw) { ch_region_chainings_bits(e, c, d, cl_id); return; }
     ch_IVec ron = {0}, roff = {0};
     int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
@@ -1369,6 +1454,8 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
     int n = g->n;
     int dig_cl[SUDOKIT_MAX_SIDE], nd = 0, chains[SUDOKIT_MAX_SIDE];
     ch_IVec con = {0}, coff = {0};
+    uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
+    int any = 1;
     ch_mask_t m = e->cand[c];
     while (m && !e->failed) {
         int d = ch_lowbit(m); m &= m - 1;
@@ -1387,6 +1474,11 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
         if (!e->nishio) ch_region_chainings(e, c, d, id);
         dig_cl[nd++] = id;
         if (e->nishio) continue;  /* nishio makes no cell reductions */
+        if (e->bw) {  /* the potentials common to the digits' closures, as bit sets */
+            if (nd == 1) memcpy(acc, ch_clos_bits(e, id), sizeof(uint64_t) * 2 * (size_t)e->bw);
+            else if (any) any = ch_bits_and(e, acc, id);
+            continue;
+        }
         ch_Closure *cl = ch_clos_at(e, id);
         if (nd == 1) {
             ch_copy_side(e, &con, cl->on_start, cl->on_len);
@@ -1396,7 +1488,9 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
             ch_retain(e, &coff, cl->off_start, cl->off_len);
         }
     }
-    if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
+    if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2)) && e->bw) {
+        if (any) ch_common_hints(e, CH_K_CELL, dig_cl, nd, acc, c, -1, 0);
+    } else if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
         for (int side = 0; side < 2; side++) {
             ch_IVec *list = side == 0 ? &con : &coff;
             for (int i = 0; i < list->len; i += 2) {
@@ -1900,6 +1994,11 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->capnodes = 4096; e->nodes = malloc(sizeof(ch_Node) * (e->capnodes + 1));
     e->caphints = 64; e->hints = malloc(sizeof(ch_Hint) * (e->caphints + 1));
     e->capclos = 256; e->clos = malloc(sizeof(ch_Closure) * e->capclos);
+    if (g->ncand <= CH_REACH_MAX) {  /* the closures' bit sets, and the sink's (empty) */
+        e->bw = (g->ncand + 63) / 64;
+        e->cbits = calloc(2 * (size_t)e->bw * ((size_t)e->capclos + 1), sizeof(uint64_t));
+        if (!e->cbits) { ch_engine_free(e); return NULL; }
+    }
     if (nesting >= 2) {
         e->memokey = malloc(sizeof(int) * (size_t)ch_memo_words(g));
         if (!e->memokey) { ch_engine_free(e); return NULL; }
@@ -1937,7 +2036,7 @@ static void ch_engine_free(ch_Engine *e) {
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
-    free(e->targ.a); free(e->clos); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
+    free(e->targ.a); free(e->clos); free(e->cbits); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
     free(e);
 }
 
