@@ -1564,12 +1564,15 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
             int u = base + ui;
             if (e->empties[u] <= 4) continue;
             const int *uc = g->unit_cells + u * n;
-            for (int k = 0; k < g->npairs; k++) {
-                int a = g->pairs[2 * k], b = g->pairs[2 * k + 1];
-                ch_mask_t pa = e->pos[u * n + a], pb = e->pos[u * n + b];
-                if (!ch_many(pa) || !ch_many(pb)) continue;
-                ch_mask_t uni = pa | pb;
-                if (!ch_two_bits(uni)) continue;
+            /* two digits of two places each, the same two: the pairs (a, b) in SE's order
+             * (b, then a, ascending), of the digits with two places only */
+            ch_mask_t two = 0;
+            for (int d = 0; d < n; d++) two |= (ch_mask_t)ch_two_bits(e->pos[u * n + d]) << d;
+            for (ch_mask_t mb = two & (two - 1); mb; mb &= mb - 1)
+            for (ch_mask_t ma = two & (((ch_mask_t)1 << ch_lowbit(mb)) - 1); ma; ma &= ma - 1) {
+                int a = ch_lowbit(ma), b = ch_lowbit(mb);
+                ch_mask_t uni = e->pos[u * n + a];
+                if (uni != e->pos[u * n + b]) continue;
                 ch_mask_t pair = ((ch_mask_t)1 << a) | ((ch_mask_t)1 << b);
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
@@ -1601,12 +1604,15 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
             int u = base + ui;
             if (e->empties[u] < 4) continue;
             const int *uc = g->unit_cells + u * n;
-            for (int k = 0; k < g->npairs; k++) {
-                int ca = uc[g->pairs[2 * k]], cb = uc[g->pairs[2 * k + 1]];
-                ch_mask_t ma = e->cand[ca], mb = e->cand[cb];
-                if (!ch_many(ma) || !ch_many(mb)) continue;
-                ch_mask_t uni = ma | mb;
-                if (!ch_two_bits(uni)) continue;
+            /* two cells of two candidates each, the same two: the pairs in SE's order, of
+             * the cells with two candidates only */
+            ch_mask_t two = 0;
+            for (int i = 0; i < n; i++) two |= (ch_mask_t)ch_two_bits(e->cand[uc[i]]) << i;
+            for (ch_mask_t mj = two & (two - 1); mj; mj &= mj - 1)
+            for (ch_mask_t mi = two & (((ch_mask_t)1 << ch_lowbit(mj)) - 1); mi; mi &= mi - 1) {
+                int ca = uc[ch_lowbit(mi)], cb = uc[ch_lowbit(mj)];
+                ch_mask_t uni = e->cand[ca];
+                if (uni != e->cand[cb]) continue;
                 int nr = 0, np = 0;
                 for (int i = 0; i < n; i++) {
                     int q = uc[i];
@@ -1633,14 +1639,20 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     const int *placed = e->placed;
     for (int t = 0; t < 2; t++) {
         int bases = t == 0 ? n : 0, covers = t == 0 ? 0 : n;  /* columns/rows, then rows/cols */
+        /* per base line, the digits (placed at most n - 4 times) with two places there: an
+         * x-wing's lines have the same two */
+        ch_mask_t two[SUDOKIT_MAX_SIDE];
+        for (int l = 0; l < n; l++) {
+            two[l] = 0;
+            for (int d = 0; d < n; d++)
+                if (placed[d] + 4 <= n) two[l] |= (ch_mask_t)ch_two_bits(e->pos[(bases + l) * n + d]) << d;
+        }
         for (int k = 0; k < g->npairs; k++) {
             int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
-            for (int d = 0; d < n; d++) {
-                if (placed[d] + 4 > n) continue;
-                ch_mask_t p1 = e->pos[b1 * n + d], p2 = e->pos[b2 * n + d];
-                if (!ch_many(p1) || !ch_many(p2)) continue;
-                ch_mask_t uni = p1 | p2;  /* a position in a base line is a cover line index */
-                if (!ch_two_bits(uni)) continue;
+            for (ch_mask_t md = two[g->pairs[2 * k]] & two[g->pairs[2 * k + 1]]; md; md &= md - 1) {
+                int d = ch_lowbit(md);
+                ch_mask_t uni = e->pos[b1 * n + d];  /* a position in a base line is a cover line index */
+                if (uni != e->pos[b2 * n + d]) continue;
                 ch_mask_t bit = (ch_mask_t)1 << d;
                 int nr = 0, np = 0;
                 for (int j = 0; j < n; j++) {
