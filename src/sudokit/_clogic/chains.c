@@ -41,6 +41,10 @@ static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
 /* ------------------------------------------------------------------ geometry */
 
+/* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits)
+ * and bit sets of candidates (the geometry's peer sets, the closures' sets). */
+#define CH_REACH_MAX 4096
+
 typedef struct {
     int br, bc, n, ncell, ncand, nunit;
     int *unit_cells;  /* nunit * n, ascending */
@@ -57,12 +61,15 @@ typedef struct {
     ch_mask_t *skip;     /* ncell * 3: per se_unit of the cell, the indexes that are not its
                             peers there (box: the cell; row, column: the cells in its box) */
     int *cell_of, *digit_of;  /* ncand: cand / n and cand % n (no division in the hot loops) */
+    int nw;                   /* words of a bit set of candidates */
+    uint64_t *peerbits;       /* grids up to CH_REACH_MAX candidates: per candidate, its digit's
+                                 candidates in the cell's peers (nw words each); else NULL */
 } ch_Geo;
 
 static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
     free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in); free(g->skip);
-    free(g->cell_of); free(g->digit_of);
+    free(g->cell_of); free(g->digit_of); free(g->peerbits);
 }
 
 static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
@@ -153,6 +160,19 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
             ch_mask_t m = 0;
             for (int i = 0; i < n; i++) if (ch_cell_in_unit(g, b, g->unit_cells[u * n + i])) m |= (ch_mask_t)1 << i;
             g->skip[3 * c + t] = m;
+        }
+    }
+    g->nw = (g->ncand + 63) / 64;
+    if (g->ncand <= CH_REACH_MAX) {
+        g->peerbits = calloc((size_t)g->ncand * (size_t)g->nw, sizeof(uint64_t));
+        if (!g->peerbits) return -1;
+        for (int cand = 0; cand < g->ncand; cand++) {
+            uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->nw;
+            const int *pp = g->peers + (cand / n) * g->npeer;
+            for (int i = 0; i < g->npeer; i++) {
+                int x = pp[i] * n + cand % n;
+                pb[x >> 6] |= (uint64_t)1 << (x & 63);
+            }
         }
     }
     for (k = 0; k < g->nlock; k++) {
@@ -637,8 +657,6 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 
 /* ------------------------------------------------------------------ forcing chain existence */
 
-/* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits). */
-#define CH_REACH_MAX 4096
 
 static void ch_reach_free(ch_Reach *r) {
     free(r->reach); free(r->comp); free(r->csize); free(r->start); free(r->idx); free(r->low); free(r->stk);
@@ -766,17 +784,15 @@ static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) 
         const ch_Geo *g = e->g;
         int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
         const uint64_t *set = r->reach + (size_t)r->comp[cand] * (size_t)r->nw;
-        if (y_links) {
-            for (int v = 0; v < n; v++) {
-                int x = c * n + v;
-                if (v != d && (set[x >> 6] >> (x & 63) & 1)) return 1;
-            }
+        if (y_links) {  /* the cell's other digits: n bits from c * n */
+            int lo = c * n, sh = lo & 63;
+            uint64_t w = set[lo >> 6] >> sh;
+            if (sh + n > 64) w |= set[(lo >> 6) + 1] << (64 - sh);
+            if (w & ((((uint64_t)1 << n) - 1) & ~((uint64_t)1 << d))) return 1;
         }
-        const int *pp = g->peers + c * g->npeer;
-        for (int k = 0; k < g->npeer; k++) {
-            int x = pp[k] * n + d;
-            if (set[x >> 6] >> (x & 63) & 1) return 1;
-        }
+        /* the digit in the peers (r->ok: the grid has at most CH_REACH_MAX candidates) */
+        const uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->nw;
+        for (int b = 0; b < g->nw; b++) if (set[b] & pb[b]) return 1;
         return 0;
     }
     ch_Proto made[CH_MAX_PROTO];
