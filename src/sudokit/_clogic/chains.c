@@ -699,10 +699,13 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
     /* the "on" -> "on" links, as lists per candidate */
     ch_Proto offs[CH_MAX_PROTO], ons[8];
     int len = 0;
-    /* only the candidates present are visited (the grids of nested chains are sparse) */
-    for (int cand = 0; cand < ncand; cand++) {
+    /* only the candidates present are visited (the grids of nested chains are sparse), in
+     * ascending order: a candidate's links run from start[cand] to start[cand + 1] */
+    int n = g->n;
+    for (int c = 0; c < g->ncell; c++)
+    for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
+        int cand = c * n + ch_lowbit(cm);
         r->start[cand] = len;
-        if (!(e->cand[g->cell_of[cand]] >> g->digit_of[cand] & 1)) continue;
         r->idx[cand] = -1; r->comp[cand] = -1; r->onstk[cand] = 0;
         int k = ch_on_to_off(e, cand, y_links, 1, -1, offs);
         for (int j = 0; j < k; j++) {
@@ -715,12 +718,14 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             }
             for (int i = 0; i < k2; i++) r->adj[len++] = ons[i].key >> 1;
         }
+        r->start[cand + 1] = len;
     }
-    r->start[ncand] = len;
     /* Tarjan, without recursion, from the candidates present in ascending order */
     int counter = 0, sp = 0, ncomp = 0;
-    for (int root = 0; root < ncand; root++) {
-        if (!(e->cand[g->cell_of[root]] >> g->digit_of[root] & 1) || r->idx[root] >= 0) continue;
+    for (int c = 0; c < g->ncell; c++)
+    for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
+        int root = c * n + ch_lowbit(cm);
+        if (r->idx[root] >= 0) continue;
         int csp = 0;
         r->idx[root] = r->low[root] = counter++;
         r->stk[sp++] = root; r->onstk[root] = 1; r->it[root] = r->start[root];
@@ -754,11 +759,13 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
                 r->onstk[w] = 0; r->comp[w] = id;
                 set[w >> 6] |= (uint64_t)1 << (w & 63);
             }
+            int gen = ++e->gen;  /* scratch[x] == gen: component x's set is in already */
             for (int i = first; i < sp; i++) {
                 int w = r->stk[i];
                 for (int k = r->start[w]; k < r->start[w + 1]; k++) {
                     int x = r->comp[r->adj[k]];
-                    if (x == id) continue;
+                    if (x == id || e->scratch[x] == gen) continue;
+                    e->scratch[x] = gen;
                     const uint64_t *other = r->reach + (size_t)x * (size_t)nw;
                     for (int b = 0; b < nw; b++) set[b] |= other[b];
                 }
