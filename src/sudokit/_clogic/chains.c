@@ -283,6 +283,10 @@ struct ch_Engine {
     int *empties;           /* nunit: empty cells of each unit */
     ch_mask_t *livecell;    /* ncell: digits whose "off" has a consequence (ch_set_live) */
     ch_mask_t *livepos;     /* nunit * n: the same by unit and digit, as places */
+    /* each of livecell and livepos is one half of these; the other half keeps the sets of
+     * the xy loop when live_xy is set (ch_loops) */
+    ch_mask_t *livemem_cell, *livemem_pos;
+    int live_xy;
     ch_Reach reach;         /* static chains: which forcing chains exist (ch_reach_build) */
     int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
     ch_IVec qon, qoff, adv; /* do_chaining's queues */
@@ -1064,6 +1068,7 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
 static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
     const ch_Geo *g = e->g;
     int n = g->n;
+    memset(e->livepos, 0, sizeof(ch_mask_t) * (size_t)g->nunit * (size_t)n);
     for (int c = 0; c < g->ncell; c++) {
         ch_mask_t m = e->cand[c], live = 0;
         if (y_links && ch_two_bits(m)) live = m;
@@ -1076,27 +1081,37 @@ static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
             }
         }
         e->livecell[c] = live;
-    }
-    for (int u = 0; u < g->nunit; u++) {
-        const int *uc = g->unit_cells + u * n;
-        for (int d = 0; d < n; d++) {
-            ch_mask_t m = e->pos[u * n + d], live = 0;
-            while (m) {
-                int i = ch_lowbit(m); m &= m - 1;
-                if (e->livecell[uc[i]] >> d & 1) live |= (ch_mask_t)1 << i;
-            }
-            e->livepos[u * n + d] = live;
+        /* livepos: the live candidates' places */
+        const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
+        for (; live; live &= live - 1) {
+            int d = ch_lowbit(live);
+            for (int t = 0; t < 3; t++) e->livepos[su[t] * n + d] |= (ch_mask_t)1 << ui[t];
         }
     }
+}
+
+/* Swap the live sets with the kept ones (see live_xy). */
+static void ch_live_swap(ch_Engine *e) {
+    const ch_Geo *g = e->g;
+    size_t nc = (size_t)g->ncell, np = (size_t)g->nunit * (size_t)g->n;
+    e->livecell = e->livecell == e->livemem_cell ? e->livemem_cell + nc : e->livemem_cell;
+    e->livepos = e->livepos == e->livemem_pos ? e->livemem_pos + np : e->livemem_pos;
 }
 
 static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     const ch_Geo *g = e->g;
     /* The y loop's cycles use the reach of the xy loop (more links, larger components: as
      * exact); it is built here once for both. The grid does not change between the loops. */
-    if (!x_links) { ch_set_live(e, 1, 1); ch_reach_build(e, 1); ch_set_live(e, y_links, x_links); }
-    else if (y_links && e->reach.ok && e->reach.y) ch_set_live(e, y_links, x_links);
-    else { ch_set_live(e, y_links, x_links); ch_reach_build(e, y_links); }
+    /* The xy loop's live sets are made for that reach and kept for the xy loop (live_xy). */
+    if (!x_links) {
+        ch_set_live(e, 1, 1); ch_reach_build(e, 1);
+        ch_live_swap(e); e->live_xy = 1;
+        ch_set_live(e, y_links, x_links);
+    } else {
+        if (y_links && e->live_xy) { ch_live_swap(e); e->live_xy = 0; }
+        else ch_set_live(e, y_links, x_links);
+        if (!(y_links && e->reach.ok && e->reach.y)) ch_reach_build(e, y_links);
+    }
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
         if (e->values[c] || ch_popcount(m) <= 1) continue;
@@ -2018,8 +2033,8 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     e->srcpos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
     e->src_buf = malloc(sizeof(ch_mask_t) * g->ncell);
     e->empties = malloc(sizeof(int) * g->nunit);
-    e->livecell = malloc(sizeof(ch_mask_t) * g->ncell);
-    e->livepos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
+    e->livecell = e->livemem_cell = malloc(sizeof(ch_mask_t) * 2 * g->ncell);
+    e->livepos = e->livemem_pos = malloc(sizeof(ch_mask_t) * 2 * g->nunit * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
     e->cache = malloc(sizeof(int) * g->ncand);
@@ -2050,7 +2065,7 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
 static void ch_engine_reset(ch_Engine *e) {
     e->nnodes = 0; e->par.len = 0; e->nhints = 0; e->rem.len = 0; e->targ.len = 0;
     e->nclos = 0; e->cpool.len = 0;
-    e->bounded = 0; e->ncaps = 0; e->reach.ok = 0;
+    e->bounded = 0; e->ncaps = 0; e->reach.ok = 0; e->live_xy = 0;
     if (e->gen > (1 << 30)) {  /* an engine kept for long: start the stamps over */
         memset(e->stamp, 0, sizeof(int) * 2 * (size_t)e->g->ncand);
         memset(e->scratch, 0, sizeof(int) * (size_t)e->g->ncand);
@@ -2065,7 +2080,7 @@ static void ch_engine_free(ch_Engine *e) {
     for (int i = 0; i < e->ninner; i++) ch_engine_free(e->inner[i]);
     free(e->memokey);
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
-    free(e->livecell); free(e->livepos);
+    free(e->livemem_cell); free(e->livemem_pos);
     ch_reach_free(&e->reach);
     free(e->qon.a); free(e->qoff.a); free(e->adv.a);
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
