@@ -267,6 +267,7 @@ typedef struct {
     int ok, y, nw, cap;
     uint64_t *reach;
     int *comp, *csize, *start, *idx, *low, *stk, *call, *it, *adj;
+    int *span;  /* per component, the first and past the last word of its set not zero */
     char *onstk;
 } ch_Reach;
 
@@ -663,7 +664,7 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 
 
 static void ch_reach_free(ch_Reach *r) {
-    free(r->reach); free(r->comp); free(r->csize); free(r->start); free(r->idx); free(r->low); free(r->stk);
+    free(r->reach); free(r->comp); free(r->csize); free(r->span); free(r->start); free(r->idx); free(r->low); free(r->stk);
     free(r->call); free(r->it); free(r->adj); free(r->onstk);
     memset(r, 0, sizeof *r);
 }
@@ -684,6 +685,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->reach = malloc(sizeof(uint64_t) * (size_t)ncand * (size_t)nw);
         r->comp = malloc(sizeof(int) * (size_t)ncand);
         r->csize = malloc(sizeof(int) * (size_t)ncand);
+        r->span = malloc(sizeof(int) * 2 * (size_t)ncand);
         r->start = malloc(sizeof(int) * ((size_t)ncand + 1));
         r->idx = malloc(sizeof(int) * (size_t)ncand);
         r->low = malloc(sizeof(int) * (size_t)ncand);
@@ -693,7 +695,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->onstk = malloc((size_t)ncand);
         r->cap = 16 * ncand;
         r->adj = malloc(sizeof(int) * (size_t)r->cap);
-        if (!r->reach || !r->comp || !r->csize || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
+        if (!r->reach || !r->comp || !r->csize || !r->span || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
             !r->it || !r->onstk || !r->adj) {
             ch_reach_free(r);
             e->failed = 1;
@@ -774,6 +776,10 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
                     for (int b = 0; b < nw; b++) set[b] |= other[b];
                 }
             }
+            int lo = 0, hi = nw;
+            while (lo < hi && !set[lo]) lo++;
+            while (hi > lo && !set[hi - 1]) hi--;
+            r->span[2 * id] = lo; r->span[2 * id + 1] = hi;
             sp = first;
         }
     }
@@ -794,7 +800,8 @@ static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) 
          * them: the reach set holds only candidates present) */
         const ch_Geo *g = e->g;
         int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
-        const uint64_t *set = r->reach + (size_t)r->comp[cand] * (size_t)r->nw;
+        int comp = r->comp[cand];
+        const uint64_t *set = r->reach + (size_t)comp * (size_t)r->nw;
         if (y_links) {  /* the cell's other digits: n bits from c * n */
             int lo = c * n, sh = lo & 63;
             uint64_t w = set[lo >> 6] >> sh;
@@ -803,7 +810,7 @@ static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) 
         }
         /* the digit in the peers (r->ok: the grid has at most CH_REACH_MAX candidates) */
         const uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->nw;
-        for (int b = 0; b < g->nw; b++) if (set[b] & pb[b]) return 1;
+        for (int b = r->span[2 * comp]; b < r->span[2 * comp + 1]; b++) if (set[b] & pb[b]) return 1;
         return 0;
     }
     ch_Proto made[CH_MAX_PROTO];
