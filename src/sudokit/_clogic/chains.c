@@ -37,6 +37,8 @@ static inline int ch_popcount(ch_mask_t m) { return dm_count(m); }
 static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
 /* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
 static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
+/* The same without branches. */
+static inline int ch_two_bits_nb(ch_mask_t m) { ch_mask_t r = m & (m - 1); return (r != 0) & ((r & (r - 1)) == 0); }
 static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
 /* ------------------------------------------------------------------ geometry */
@@ -44,6 +46,12 @@ static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 /* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits)
  * and bit sets of candidates (the geometry's peer sets, the closures' sets). */
 #define CH_REACH_MAX 4096
+
+/* A candidate's places in its units, for the hot loops: for its box, row and column u (t = 0,
+ * 1, 2), unit[t] = u, pos[t] = u * n + digit, ucells[t] = u * n, idx[t] its cell's index in u. */
+typedef struct {
+    int cell, digit, unit[3], pos[3], ucells[3], idx[3];
+} ch_CandGeo;
 
 typedef struct {
     int br, bc, n, ncell, ncand, nunit;
@@ -61,6 +69,7 @@ typedef struct {
     ch_mask_t *skip;     /* ncell * 3: per se_unit of the cell, the indexes that are not its
                             peers there (box: the cell; row, column: the cells in its box) */
     int *cell_of, *digit_of;  /* ncand: cand / n and cand % n (no division in the hot loops) */
+    ch_CandGeo *cg;           /* ncand */
     int nw;                   /* words of a bit set of candidates */
     uint64_t *peerbits;       /* grids up to CH_REACH_MAX candidates: per candidate, its digit's
                                  candidates in the cell's peers (nw words each); else NULL */
@@ -69,7 +78,7 @@ typedef struct {
 static void ch_geo_free(ch_Geo *g) {
     free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
     free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in); free(g->skip);
-    free(g->cell_of); free(g->digit_of); free(g->peerbits);
+    free(g->cell_of); free(g->digit_of); free(g->peerbits); free(g->cg);
 }
 
 static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
@@ -160,6 +169,16 @@ static int ch_geo_init(ch_Geo *g, int br, int bc) {
             ch_mask_t m = 0;
             for (int i = 0; i < n; i++) if (ch_cell_in_unit(g, b, g->unit_cells[u * n + i])) m |= (ch_mask_t)1 << i;
             g->skip[3 * c + t] = m;
+        }
+    }
+    g->cg = malloc(sizeof(ch_CandGeo) * (size_t)g->ncand);
+    if (!g->cg) return -1;
+    for (int cand = 0; cand < g->ncand; cand++) {
+        ch_CandGeo *x = g->cg + cand;
+        x->cell = cand / n; x->digit = cand % n;
+        for (int t = 0; t < 3; t++) {
+            int u = g->se_units[3 * x->cell + t];
+            x->unit[t] = u; x->pos[t] = u * n + x->digit; x->ucells[t] = u * n; x->idx[t] = g->unit_index[3 * x->cell + t];
         }
     }
     g->nw = (g->ncand + 63) / 64;
@@ -449,7 +468,8 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
  * are left; a potential given by two units is listed once). */
 static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
     const ch_Geo *g = e->g;
-    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
+    const ch_CandGeo *cg = g->cg + cand;
+    int n = g->n, c = cg->cell, d = cg->digit, k = 0;
     if (y_links) {
         ch_mask_t m = e->cand[c];
         if (ch_two_bits(m)) {
@@ -461,15 +481,14 @@ static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_
     if (x_links) {
         int k0 = k;
         for (int t = 0; t < 3; t++) {
-            int u = g->se_units[3 * c + t];
-            ch_mask_t pm = e->pos[u * n + d];
+            ch_mask_t pm = e->pos[cg->pos[t]];
             if (!ch_two_bits(pm)) continue;
-            pm &= ~((ch_mask_t)1 << g->unit_index[3 * c + t]);
-            int other = g->unit_cells[u * n + ch_lowbit(pm)];
+            pm &= ~((ch_mask_t)1 << cg->idx[t]);
+            int other = g->unit_cells[cg->ucells[t] + ch_lowbit(pm)];
             int key = (other * n + d) * 2 + 1, dup = 0;
             for (int s = k0; s < k; s++) if (out[s].key == key) dup = 1;
             if (dup) continue;
-            out[k].key = key; out[k++].cause = u;
+            out[k].key = key; out[k++].cause = cg->unit[t];
         }
     }
     return k;
