@@ -1221,7 +1221,16 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
         }
     }
 done:
-    if (e->dynamic) {  /* only dynamic chaining removes candidates */
+    if (e->dynamic && hoff < ncell / 2) {
+        /* only dynamic chaining removes candidates, and only those of the "off"s it went
+         * through: few, put back one by one (each was in the grid the run began from) */
+        for (int i = 0; i < hoff; i++) {
+            const ch_CandGeo *cg = g->cg + (e->nodes[qoff.a[i]].key >> 1);
+            if (!(src[cg->cell] >> cg->digit & 1)) continue;
+            e->cand[cg->cell] |= (ch_mask_t)1 << cg->digit;
+            for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] |= (ch_mask_t)1 << cg->idx[t];
+        }
+    } else if (e->dynamic) {
         memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
         memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
     }
