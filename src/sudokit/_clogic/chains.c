@@ -1152,6 +1152,24 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 
+/* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``
+ * (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
+ * (return 1, with the two nodes), else a new node unless cand is "off" already. */
+static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, ch_IVec *qoff, int *absurd_on, int *absurd_off) {
+    if (e->on_map[cand] >= 0) {
+        *absurd_on = e->on_map[cand];
+        *absurd_off = ch_node_reserved(e, cand * 2, cause, p);
+        return 1;
+    }
+    if (e->off_map[cand] < 0) {
+        int q = ch_node_reserved(e, cand * 2, cause, p);
+        e->off_map[cand] = q;
+        e->off_ord.a[e->off_ord.len++] = cand;
+        qoff->a[qoff->len++] = q;
+    }
+    return 0;
+}
+
 /* doChaining: complete the sets (on_map/off_map, already holding the assumption) with every
  * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
  * The grid is restored on return. */
@@ -1172,27 +1190,30 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_mask_t *hidden = e->dynamic ? src : NULL;
     while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
         if (hon < qon.len) {
-            int p = qon.a[hon++], k = ch_on_to_off(e, e->nodes[p].key >> 1, y_links, 0, -1, made);
-            /* the hot loop: an "off" has one parent (no hidden ones), so room for all k is
-             * made first and the nodes are written directly */
-            if (ch_node_reserve(e, k) || ch_iv_reserve(&qoff, k) || ch_iv_reserve(&e->off_ord, k)) {
+            /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
+             * as they are made; an "off" has one parent (no hidden ones), so room for all of
+             * them is made first and the nodes are written directly */
+            int p = qon.a[hon++];
+            const ch_CandGeo *cg = g->cg + (e->nodes[p].key >> 1);
+            int c = cg->cell, d = cg->digit;
+            if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&qoff, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
                 e->failed = 1;
                 break;
             }
-            for (int j = 0; j < k; j++) {
-                int cand = made[j].key >> 1;
-                if (e->on_map[cand] >= 0) {
-                    *absurd_on = e->on_map[cand];
-                    *absurd_off = ch_node_reserved(e, made[j].key, made[j].cause, p);
-                    found = 1;
-                    goto done;
-                }
-                if (e->off_map[cand] < 0) {
-                    int q = ch_node_reserved(e, made[j].key, made[j].cause, p);
-                    e->off_map[cand] = q;
-                    e->off_ord.a[e->off_ord.len++] = cand;
-                    qoff.a[qoff.len++] = q;
-                }
+            if (y_links)
+                for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
+                    if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, &qoff, absurd_on, absurd_off)) {
+                        found = 1;
+                        goto done;
+                    }
+            const ch_mask_t *skip = g->skip + 3 * c;
+            for (int t = 0; t < 3; t++) {
+                const int *uc = g->unit_cells + cg->ucells[t];
+                for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
+                    if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], &qoff, absurd_on, absurd_off)) {
+                        found = 1;
+                        goto done;
+                    }
             }
         } else {
             int p = qoff.a[hoff++], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, 1, made);
