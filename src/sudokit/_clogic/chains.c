@@ -287,6 +287,8 @@ typedef struct {
     uint64_t *reach;
     int *comp, *csize, *start, *idx, *low, *stk, *call, *it, *adj;
     int *span;  /* per component, the first and past the last word of its set not zero */
+    int *oto;   /* per candidate, 5 ints: how many "on"s its "off" gives (-1: not known yet), then
+                   those candidates (ch_reach_build: the grid is the same for all "on"s) */
     char *onstk;
 } ch_Reach;
 
@@ -683,7 +685,7 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 
 
 static void ch_reach_free(ch_Reach *r) {
-    free(r->reach); free(r->comp); free(r->csize); free(r->span); free(r->start); free(r->idx); free(r->low); free(r->stk);
+    free(r->reach); free(r->comp); free(r->csize); free(r->span); free(r->oto); free(r->start); free(r->idx); free(r->low); free(r->stk);
     free(r->call); free(r->it); free(r->adj); free(r->onstk);
     memset(r, 0, sizeof *r);
 }
@@ -705,6 +707,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->comp = malloc(sizeof(int) * (size_t)ncand);
         r->csize = malloc(sizeof(int) * (size_t)ncand);
         r->span = malloc(sizeof(int) * 2 * (size_t)ncand);
+        r->oto = malloc(sizeof(int) * 5 * (size_t)ncand);
         r->start = malloc(sizeof(int) * ((size_t)ncand + 1));
         r->idx = malloc(sizeof(int) * (size_t)ncand);
         r->low = malloc(sizeof(int) * (size_t)ncand);
@@ -714,7 +717,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
         r->onstk = malloc((size_t)ncand);
         r->cap = 16 * ncand;
         r->adj = malloc(sizeof(int) * (size_t)r->cap);
-        if (!r->reach || !r->comp || !r->csize || !r->span || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
+        if (!r->reach || !r->comp || !r->csize || !r->span || !r->oto || !r->start || !r->idx || !r->low || !r->stk || !r->call ||
             !r->it || !r->onstk || !r->adj) {
             ch_reach_free(r);
             e->failed = 1;
@@ -728,20 +731,27 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
      * ascending order: a candidate's links run from start[cand] to start[cand + 1] */
     int n = g->n;
     for (int c = 0; c < g->ncell; c++)
+        for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) r->oto[5 * (c * n + ch_lowbit(cm))] = -1;
+    for (int c = 0; c < g->ncell; c++)
     for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
         int cand = c * n + ch_lowbit(cm);
         r->start[cand] = len;
         r->idx[cand] = -1; r->comp[cand] = -1; r->onstk[cand] = 0;
         int k = ch_on_to_off(e, cand, y_links, 1, -1, offs);
         for (int j = 0; j < k; j++) {
-            int k2 = ch_off_to_on(e, offs[j].key >> 1, y_links, 1, ons);
+            int *o = r->oto + 5 * (offs[j].key >> 1);  /* an "off" of a candidate present */
+            if (o[0] < 0) {
+                o[0] = ch_off_to_on(e, offs[j].key >> 1, y_links, 1, ons);
+                for (int i = 0; i < o[0]; i++) o[1 + i] = ons[i].key >> 1;
+            }
+            int k2 = o[0];
             if (len + k2 > r->cap) {
                 int cap = 2 * r->cap;
                 int *a = realloc(r->adj, sizeof(int) * (size_t)cap);
                 if (!a) { e->failed = 1; return; }
                 r->adj = a; r->cap = cap;
             }
-            for (int i = 0; i < k2; i++) r->adj[len++] = ons[i].key >> 1;
+            for (int i = 0; i < k2; i++) r->adj[len++] = o[1 + i];
         }
         r->start[cand + 1] = len;
     }
