@@ -287,6 +287,8 @@ typedef struct {
     uint64_t *reach;
     int *comp, *csize, *start, *idx, *low, *stk, *call, *it, *adj;
     int *span;  /* per component, the first and past the last word of its set not zero */
+    uint64_t *reach_off;  /* with_off builds: per component, the "off"s its "on"s lead to */
+    int off;              /* reach_off built */
     int *oto;   /* per candidate, 5 ints: how many "on"s its "off" gives (-1: not known yet), then
                    those candidates (ch_reach_build: the grid is the same for all "on"s) */
     char *onstk;
@@ -685,7 +687,7 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
 
 
 static void ch_reach_free(ch_Reach *r) {
-    free(r->reach); free(r->comp); free(r->csize); free(r->span); free(r->oto); free(r->start); free(r->idx); free(r->low); free(r->stk);
+    free(r->reach); free(r->reach_off); free(r->comp); free(r->csize); free(r->span); free(r->oto); free(r->start); free(r->idx); free(r->low); free(r->stk);
     free(r->call); free(r->it); free(r->adj); free(r->onstk);
     memset(r, 0, sizeof *r);
 }
@@ -695,12 +697,16 @@ static void ch_reach_free(ch_Reach *r) {
  * the sets of the components it links to (found before it). Grids beyond CH_REACH_MAX
  * candidates go without (r->ok 0: every search is run); memory running out fails the engine,
  * as everywhere else. */
-static void ch_reach_build(ch_Engine *e, int y_links) {
+static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
     const ch_Geo *g = e->g;
     ch_Reach *r = &e->reach;
     int ncand = g->ncand, nw = (ncand + 63) / 64;
-    r->ok = 0;
+    r->ok = 0; r->off = 0;
     if (ncand > CH_REACH_MAX) return;
+    if (with_off && !r->reach_off) {
+        r->reach_off = malloc(sizeof(uint64_t) * (size_t)ncand * (size_t)nw);
+        if (!r->reach_off) { e->failed = 1; return; }
+    }
     if (!r->reach) {
         r->nw = nw;
         r->reach = malloc(sizeof(uint64_t) * (size_t)ncand * (size_t)nw);
@@ -723,6 +729,16 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             e->failed = 1;
             return;
         }
+    }
+    /* with_off: the candidates present, as a bit set */
+    uint64_t present[(CH_REACH_MAX + 63) / 64];
+    if (with_off) {
+        memset(present, 0, sizeof(uint64_t) * (size_t)nw);
+        for (int c = 0; c < g->ncell; c++)
+            for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
+                int x = c * g->n + ch_lowbit(cm);
+                present[x >> 6] |= (uint64_t)1 << (x & 63);
+            }
     }
     /* the "on" -> "on" links, as lists per candidate */
     ch_Proto offs[CH_MAX_PROTO], ons[8];
@@ -794,6 +810,21 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
                 r->onstk[w] = 0; r->comp[w] = id;
                 set[w >> 6] |= (uint64_t)1 << (w & 63);
             }
+            /* with_off: the "off"s the members lead to in one step (getOnToOff's: the cell's
+             * other digits, the digit in the peers), those of the linked components after */
+            uint64_t *so = with_off ? r->reach_off + (size_t)id * (size_t)nw : NULL;
+            if (so) {
+                memset(so, 0, sizeof(uint64_t) * (size_t)nw);
+                for (int i = first; i < sp; i++) {
+                    int w = r->stk[i], wc = g->cell_of[w], wd = g->digit_of[w];
+                    const uint64_t *pb = g->peerbits + (size_t)w * (size_t)nw;
+                    for (int b = 0; b < nw; b++) so[b] |= pb[b] & present[b];
+                    for (ch_mask_t cm = e->cand[wc] & ~((ch_mask_t)1 << wd); cm; cm &= cm - 1) {
+                        int x = wc * g->n + ch_lowbit(cm);
+                        so[x >> 6] |= (uint64_t)1 << (x & 63);
+                    }
+                }
+            }
             int gen = ++e->gen;  /* scratch[x] == gen: component x's set is in already */
             for (int i = first; i < sp; i++) {
                 int w = r->stk[i];
@@ -803,6 +834,10 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
                     e->scratch[x] = gen;
                     const uint64_t *other = r->reach + (size_t)x * (size_t)nw;
                     for (int b = 0; b < nw; b++) set[b] |= other[b];
+                    if (so) {
+                        other = r->reach_off + (size_t)x * (size_t)nw;
+                        for (int b = 0; b < nw; b++) so[b] |= other[b];
+                    }
                 }
             }
             int lo = 0, hi = nw;
@@ -812,7 +847,7 @@ static void ch_reach_build(ch_Engine *e, int y_links) {
             sp = first;
         }
     }
-    r->ok = 1; r->y = y_links;
+    r->ok = 1; r->y = y_links; r->off = with_off;
 }
 
 static inline int ch_reaches(const ch_Reach *r, int from, int to) {
@@ -1140,13 +1175,13 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
      * exact); it is built here once for both. The grid does not change between the loops. */
     /* The xy loop's live sets are made for that reach and kept for the xy loop (live_xy). */
     if (!x_links) {
-        ch_set_live(e, 1, 1); ch_reach_build(e, 1);
+        ch_set_live(e, 1, 1); ch_reach_build(e, 1, 0);
         ch_live_swap(e); e->live_xy = 1;
         ch_set_live(e, y_links, x_links);
     } else {
         if (y_links && e->live_xy) { ch_live_swap(e); e->live_xy = 0; }
         else ch_set_live(e, y_links, x_links);
-        if (!(y_links && e->reach.ok && e->reach.y)) ch_reach_build(e, y_links);
+        if (!(y_links && e->reach.ok && e->reach.y)) ch_reach_build(e, y_links, 0);
     }
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
@@ -1444,12 +1479,32 @@ static void ch_common_hints(ch_Engine *e, int kind, const int *ids, int np, cons
     }
 }
 
-/* ch_region_chainings with bit sets (bw > 0). */
-static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id) {
+/* Static multiple chains (reach_off built): whether the closures of the "on"s of the k
+ * candidates ``cands`` may have a potential in common. Each closure's "on"s and "off"s are
+ * among those its reach sets hold (all of them, unless it stopped at a contradiction), so
+ * when these have none in common, neither have the closures. */
+static int ch_may_share(const ch_Engine *e, const int *cands, int k) {
+    const ch_Reach *r = &e->reach;
+    int nw = r->nw;
+    const uint64_t *on[SUDOKIT_MAX_SIDE], *off[SUDOKIT_MAX_SIDE];
+    for (int i = 0; i < k; i++) {
+        on[i] = r->reach + (size_t)r->comp[cands[i]] * (size_t)nw;
+        off[i] = r->reach_off + (size_t)r->comp[cands[i]] * (size_t)nw;
+    }
+    for (int b = 0; b < nw; b++) {
+        uint64_t a = on[0][b], o = off[0][b];
+        for (int i = 1; i < k && (a | o); i++) { a &= on[i][b]; o &= off[i][b]; }
+        if (a | o) return 1;
+    }
+    return 0;
+}
+
+/* The units (bit t: se_units[3 * c + t]) whose region chainings start from candidate (c, d):
+ * those where the digit has two places (more with multiple chains), c the first; with reach_off,
+ * only those whose places' closures may have a potential in common. */
+static int ch_region_units(const ch_Engine *e, int c, int d) {
     const ch_Geo *g = e->g;
-    int n = g->n, bw = e->bw;
-    int pos_cl[SUDOKIT_MAX_SIDE];
-    uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
+    int n = g->n, units = 0;
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
         ch_mask_t pm = e->pos[u * n + d];
@@ -1457,6 +1512,27 @@ static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id) {
         if (!(card == 2 || (e->multiple && card > 2))) continue;
         const int *uc = g->unit_cells + u * n;
         if (uc[ch_lowbit(pm)] != c) continue;  /* c is the digit's first place there */
+        if (e->reach.ok && e->reach.off) {
+            int cands[SUDOKIT_MAX_SIDE] = {0}, k = 0;
+            for (ch_mask_t m = pm; m; m &= m - 1) cands[k++] = uc[ch_lowbit(m)] * n + d;
+            if (!ch_may_share(e, cands, k)) continue;
+        }
+        units |= 1 << t;
+    }
+    return units;
+}
+
+/* ch_region_chainings with bit sets (bw > 0), in the units ``units`` (ch_region_units). */
+static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id, int units) {
+    const ch_Geo *g = e->g;
+    int n = g->n, bw = e->bw;
+    int pos_cl[SUDOKIT_MAX_SIDE];
+    uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
+    for (int t = 0; t < 3; t++) {
+        if (!(units >> t & 1)) continue;
+        int u = g->se_units[3 * c + t];
+        ch_mask_t pm = e->pos[u * n + d];
+        const int *uc = g->unit_cells + u * n;
         int np = 0;
         uint64_t any = 0;
         pos_cl[np++] = cl_id;
@@ -1475,11 +1551,11 @@ static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id) {
     }
 }
 
-static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id) {
+static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id, int units) {
     const ch_Geo *g = e->g;
     int n = g->n;
     ch_mask_t bit = (ch_mask_t)1 << d;
-    if (e->bw) { ch_region_chainings_bits(e, c, d, cl_id); return; }
+    if (e->bw) { ch_region_chainings_bits(e, c, d, cl_id, units); return; }
     ch_IVec ron = {0}, roff = {0};
     int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
@@ -1560,12 +1636,22 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
     ch_IVec con = {0}, coff = {0};
     uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
     int any = 1;
+    /* static multiple chains (reach_off built) make only the closures of the reductions that
+     * may have something in common (ch_may_share): the others give no hint */
+    int filter = e->reach.ok && e->reach.off, cell_ok = 1;
+    if (filter) {
+        int cands[SUDOKIT_MAX_SIDE] = {0}, k = 0;
+        for (ch_mask_t x = e->cand[c]; x; x &= x - 1) cands[k++] = c * n + ch_lowbit(x);
+        cell_ok = (card == 2 || (e->multiple && card > 2)) && ch_may_share(e, cands, k);
+    }
     ch_mask_t m = e->cand[c];
     while (m && !e->failed) {
         int d = ch_lowbit(m); m &= m - 1;
         int cand = c * n + d;
         int do_double = card >= 3 && !e->nishio && e->dynamic;
         int do_contra = e->dynamic || e->nishio;
+        int units = e->nishio ? 0 : ch_region_units(e, c, d);
+        if (filter && !cell_ok && !units) continue;  /* no closure needed */
         int id = ch_closure_on(e, cand);
         ch_Closure on = *ch_clos_at(e, id);
         int p_on_key = cand * 2 + 1;
@@ -1575,7 +1661,8 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
         /* the "off" branch: SE runs it always, but only contradictions and double chains
          * read it (static multiple chains use neither), and it changes nothing else */
         if (do_contra || do_double) ch_off_branch(e, cand, &on, do_contra, do_double);
-        if (!e->nishio) ch_region_chainings(e, c, d, id);
+        if (units) ch_region_chainings(e, c, d, id, units);
+        if (!cell_ok) continue;
         dig_cl[nd++] = id;
         if (e->nishio) continue;  /* nishio makes no cell reductions */
         if (e->bw) {  /* the potentials common to the digits' closures, as bit sets */
@@ -1592,7 +1679,9 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
             ch_retain(e, &coff, cl->off_start, cl->off_len);
         }
     }
-    if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2)) && e->bw) {
+    if (!cell_ok) {
+        /* no common potential */
+    } else if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2)) && e->bw) {
         if (any) ch_common_hints(e, CH_K_CELL, dig_cl, nd, acc, c, -1, 0);
     } else if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
         for (int side = 0; side < 2; side++) {
@@ -2177,6 +2266,11 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
     }
     memcpy(e->src_buf, e->cand, sizeof(ch_mask_t) * g->ncell);
     memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * g->nunit * n);
+    if (e->multiple && !e->dynamic && !e->nishio) {
+        /* static multiple chains: which closures may share a potential (ch_may_share) */
+        ch_set_live(e, 1, 1);
+        ch_reach_build(e, 1, 1);
+    }
     if (e->multiple || e->dynamic) ch_multiple_chains(e);
     else { ch_loops(e, 0, 1); ch_loops(e, 1, 0); ch_loops(e, 1, 1); }
     /* the hints' complexities: ch_find counts those of the cheapest candidates, ch_rule_nested
