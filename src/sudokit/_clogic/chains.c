@@ -657,16 +657,20 @@ static uint64_t ch_mix(uint64_t h, uint64_t x) {
 
 static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
     int flat = 0;
-    if (h->kind == CH_K_CYCLE) flat = ch_ancestors(e, e->targ.a[h->tstart], NULL);
-    else
-        for (int t = 0; t < h->ntarg; t++) flat += ch_ancestors(e, e->targ.a[h->tstart + t], NULL);
+    if (e->nesting < 2) {
+        if (h->kind == CH_K_CYCLE) flat = ch_ancestors(e, e->targ.a[h->tstart], NULL);
+        else
+            for (int t = 0; t < h->ntarg; t++) flat += ch_ancestors(e, e->targ.a[h->tstart + t], NULL);
+    }
     int nested = 0;
     if (e->nesting >= 2) {
-        /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped */
+        /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped;
+         * the walk that lists a target's chain counts it too (getAncestorCount) */
         ch_IVec list = {0};
         uint64_t seen[256]; int nseen = 0;
         for (int t = 0; t < h->ntarg; t++) {
-            ch_ancestors(e, e->targ.a[h->tstart + t], &list);
+            int count = ch_ancestors(e, e->targ.a[h->tstart + t], &list);
+            if (h->kind != CH_K_CYCLE || t == 0) flat += count;
             for (int i = 0; i < list.len; i++) {
                 const ch_Node *nd = e->nodes + list.a[i];
                 if (nd->nested_cx < 0) continue;
@@ -840,10 +844,12 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
                     }
                 }
             }
-            int lo = 0, hi = nw;
-            while (lo < hi && !set[lo]) lo++;
-            while (hi > lo && !set[hi - 1]) hi--;
-            r->span[2 * id] = lo; r->span[2 * id + 1] = hi;
+            if (!with_off) {  /* the span, for ch_forcing_exists (the loops' builds) */
+                int lo = 0, hi = nw;
+                while (lo < hi && !set[lo]) lo++;
+                while (hi > lo && !set[hi - 1]) hi--;
+                r->span[2 * id] = lo; r->span[2 * id + 1] = hi;
+            }
             sp = first;
         }
     }
