@@ -286,7 +286,9 @@ typedef struct {
     int ok, y, nw, cap;
     uint64_t *reach;
     int *comp, *csize, *start, *idx, *low, *stk, *call, *it, *adj;
-    int *span;  /* per component, the first and past the last word of its set not zero */
+    int *span;  /* per component, the words of its set that may be nonzero: from the first
+                   to past the last word that holds one of its members or of another
+                   component's span it took in */
     uint64_t *reach_off;  /* with_off builds: per component, the "off"s its "on"s lead to */
     int off;              /* reach_off built */
     int *oto;   /* per candidate, 5 ints: how many "on"s its "off" gives (-1: not known yet), then
@@ -809,10 +811,13 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
             uint64_t *set = r->reach + (size_t)id * (size_t)nw;
             memset(set, 0, sizeof(uint64_t) * (size_t)nw);
             r->csize[id] = sp - first;
+            int lo = nw, hi = 0;  /* the span of the set's nonzero words */
             for (int i = first; i < sp; i++) {
                 int w = r->stk[i];
                 r->onstk[w] = 0; r->comp[w] = id;
                 set[w >> 6] |= (uint64_t)1 << (w & 63);
+                if (w >> 6 < lo) lo = w >> 6;
+                if ((w >> 6) + 1 > hi) hi = (w >> 6) + 1;
             }
             /* with_off: the "off"s the members lead to in one step (getOnToOff's: the cell's
              * other digits, the digit in the peers), those of the linked components after */
@@ -837,19 +842,17 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
                     if (x == id || e->scratch[x] == gen) continue;
                     e->scratch[x] = gen;
                     const uint64_t *other = r->reach + (size_t)x * (size_t)nw;
-                    for (int b = 0; b < nw; b++) set[b] |= other[b];
+                    int xlo = r->span[2 * x], xhi = r->span[2 * x + 1];
+                    for (int b = xlo; b < xhi; b++) set[b] |= other[b];
+                    if (xlo < lo) lo = xlo;
+                    if (xhi > hi) hi = xhi;
                     if (so) {
                         other = r->reach_off + (size_t)x * (size_t)nw;
                         for (int b = 0; b < nw; b++) so[b] |= other[b];
                     }
                 }
             }
-            if (!with_off) {  /* the span, for ch_forcing_exists (the loops' builds) */
-                int lo = 0, hi = nw;
-                while (lo < hi && !set[lo]) lo++;
-                while (hi > lo && !set[hi - 1]) hi--;
-                r->span[2 * id] = lo; r->span[2 * id + 1] = hi;
-            }
+            r->span[2 * id] = lo; r->span[2 * id + 1] = hi;
             sp = first;
         }
     }
