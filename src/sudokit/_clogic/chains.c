@@ -1180,18 +1180,16 @@ static void ch_live_swap(ch_Engine *e) {
 
 static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     const ch_Geo *g = e->g;
-    /* The y loop's cycles use the reach of the xy loop (more links, larger components: as
-     * exact); it is built here once for both. The grid does not change between the loops. */
-    /* The xy loop's live sets are made for that reach and kept for the xy loop (live_xy). */
-    if (!x_links) {
+    /* Every loop uses the reach of the xy links (more links, larger components and sets:
+     * the cycles it allows and the forcing chains it says may exist hold those of fewer
+     * links, so the searches find the same), built once in the first loop: the grid does not
+     * change between the loops. Its live sets are kept for the xy loop (live_xy). */
+    if (!(e->reach.ok && e->reach.y)) {
         ch_set_live(e, 1, 1); ch_reach_build(e, 1, 0);
         ch_live_swap(e); e->live_xy = 1;
-        ch_set_live(e, y_links, x_links);
-    } else {
-        if (y_links && e->live_xy) { ch_live_swap(e); e->live_xy = 0; }
-        else ch_set_live(e, y_links, x_links);
-        if (!(y_links && e->reach.ok && e->reach.y)) ch_reach_build(e, y_links, 0);
     }
+    if (y_links && x_links && e->live_xy) { ch_live_swap(e); e->live_xy = 0; }
+    else ch_set_live(e, y_links, x_links);
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
         if (e->values[c] || ch_popcount(m) <= 1) continue;
