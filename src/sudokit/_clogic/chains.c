@@ -2321,13 +2321,24 @@ static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
     if (!tmp) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
     ch_sort_hints(e, ord, tmp, e->nhints);
     free(tmp);
+    /* the hints kept so far, by a hash of their removable (hint + 1 per slot, 0: free) */
+    int cap = 16;
+    while (cap < 2 * e->nhints) cap *= 2;
+    int *tab = calloc((size_t)cap, sizeof(int));
+    if (!tab) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
     int k = 0;
     for (int i = 0; i < e->nhints; i++) {
-        int dup = 0;
-        for (int j = 0; j < k && !dup; j++)
-            if (ch_same_removable(e, e->hints + ord[j], e->hints + ord[i])) dup = 1;
-        if (!dup) ord[k++] = ord[i];
+        const ch_Hint *h = e->hints + ord[i];
+        uint64_t hv = (uint64_t)h->nrem;
+        for (int r = 0; r < h->nrem; r++) hv = ch_mix(hv, (uint64_t)e->rem.a[h->rstart + r]);
+        int slot = (int)(hv & (uint64_t)(cap - 1)), dup = 0;
+        for (; tab[slot]; slot = (slot + 1) & (cap - 1))
+            if (ch_same_removable(e, e->hints + tab[slot] - 1, h)) { dup = 1; break; }
+        if (dup) continue;
+        tab[slot] = ord[i] + 1;
+        ord[k++] = ord[i];
     }
+    free(tab);
     *order = ord; *norder = k;
 }
 
