@@ -200,8 +200,29 @@ static int V9(propagate9)(S9 *s, int strong)
     }
 }
 
+/* Write a solved state's digits (1-based) to out[0..80]. */
 static void V9(extract9)(const S9 *s, uint8_t *out)
 {
+#if V9_AVX2
+    /* A band's 27 cells as the bytes of a vector: each board's bits spread to bytes (byte j
+     * of the word to bytes 8j..8j+7, each then tested for its own bit) give its digit where
+     * set.  The third band is written as cells 49..80 (the last five of the second band in
+     * front), so no store goes past cell 80; the stores go in order, each over the zeros the
+     * one before left past its band. */
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2,
+                                            2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bits = _mm256_set1_epi64x((long long)UINT64_C(0x8040201008040201));
+    for (int b = 0; b < 3; b++) {
+        __m256i acc = _mm256_setzero_si256();
+        for (int d = 0; d < 9; d++) {
+            uint32_t m = b < 2 ? s->f[9 * b + d] : s->f[9 + d] >> 22 | s->f[18 + d] << 5;
+            __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)m), spread);
+            v = _mm256_cmpeq_epi8(_mm256_and_si256(v, bits), bits);
+            acc = _mm256_or_si256(acc, _mm256_and_si256(v, _mm256_set1_epi8((char)(d + 1))));
+        }
+        _mm256_storeu_si256((__m256i *)(out + (b < 2 ? 27 * b : 49)), acc);
+    }
+#else
     for (int i = 0; i < 27; i++) {
         uint32_t a = s->f[i];
         int base = (i / 9) * 27;
@@ -210,6 +231,7 @@ static void V9(extract9)(const S9 *s, uint8_t *out)
             a &= a - 1;
         }
     }
+#endif
 }
 
 /* Choose the cell to branch on: a bivalue cell when there is one, else one with the fewest
@@ -350,41 +372,70 @@ static int V9(search9)(S9 *s, Ctx *ctx)
     }
 }
 
+/* clue[9*b+d]: the cells of band b that hold digit d+1 in `cells` (81 bytes, digits 0..9). */
+static inline void V9(clue_boards9)(const uint8_t *cells, uint32_t *clue)
+{
+#if V9_AVX2
+    /* Each band's bytes in a vector (the third read from cell 49, so as not to read past
+     * cell 80), compared with each digit. */
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)cells),
+            v1 = _mm256_loadu_si256((const __m256i *)(cells + 27)),
+            v2 = _mm256_loadu_si256((const __m256i *)(cells + 49));
+    for (int d = 0; d < 9; d++) {
+        __m256i e = _mm256_set1_epi8((char)(d + 1));
+        clue[d] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, e)) & BAND_ALL;
+        clue[9 + d] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, e)) & BAND_ALL;
+        clue[18 + d] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v2, e)) >> 5;
+    }
+#elif defined(__SSE2__)
+    /* A band's 27 bytes in two overlapping reads, cells 0..15 and 11..26 of the band. */
+    for (int b = 0; b < 3; b++) {
+        __m128i lo = _mm_loadu_si128((const __m128i *)(cells + 27 * b)),
+                hi = _mm_loadu_si128((const __m128i *)(cells + 27 * b + 11));
+        for (int d = 0; d < 9; d++) {
+            __m128i e = _mm_set1_epi8((char)(d + 1));
+            clue[9 * b + d] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, e)) |
+                              (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, e)) << 11;
+        }
+    }
+#else
+    memset(clue, 0, 27 * sizeof *clue);
+    for (int cell = 0; cell < 81; cell++)
+        if (cells[cell])
+            clue[cell / 27 * 9 + cells[cell] - 1] |= UINT32_C(1) << (cell % 27);
+#endif
+}
+
 /* Set up a state from n*n digit bytes (0 = empty).  Return 0 if two clues conflict.
  *
  * All at once rather than clue by clue: a digit's candidates are its clues and the empty cells
- * that none of its clues sees (the state placing the clues one by one would leave). */
+ * that none of its clues sees (the state placing the clues one by one would leave).  A clue
+ * sees the rest of its row and box (T_BANDPEERS) and its column; two clues conflict when one
+ * sees the other. */
 static int V9(init9)(S9 *s, const uint8_t *cells)
 {
-    uint32_t clue[27] = {0}, occupied[3] = {0, 0, 0}; /* clue[d * 3 + b] */
-    for (int cell = 0; cell < 81; cell++) {
-        int v = cells[cell];
-        if (!v)
-            continue;
-        int b = cell / 27;
-        uint32_t bit = UINT32_C(1) << (cell % 27);
-        clue[(v - 1) * 3 + b] |= bit;
-        occupied[b] |= bit;
+    uint32_t clue[27]; /* as S9.f: clue[9*b+d] */
+    V9(clue_boards9)(cells, clue);
+    for (int b = 0; b < 3; b++) {
+        const uint32_t *x = clue + 9 * b;
+        s->unsolved[b] = BAND_ALL & ~(x[0] | x[1] | x[2] | x[3] | x[4] | x[5] | x[6] | x[7] | x[8]);
     }
     for (int d = 0; d < 9; d++) {
-        const uint32_t *x = clue + 3 * d;
-        uint32_t c0 = band_cols(x[0]), c1 = band_cols(x[1]), c2 = band_cols(x[2]);
+        uint32_t c0 = band_cols(clue[d]), c1 = band_cols(clue[9 + d]), c2 = band_cols(clue[18 + d]);
         if ((c0 & c1) | (c0 & c2) | (c1 & c2))
             return 0; /* twice in a column, in two bands */
         uint32_t seen_cols = (c0 | c1 | c2) * SPREAD3;
         for (int b = 0; b < 3; b++) {
-            uint32_t a = x[b], seen = seen_cols;
-            for (int j = 0; j < 3; j++) {
-                uint32_t row = a & (UINT32_C(0x1FF) << (9 * j)), box = a & (SPREAD3 * 7 << (3 * j));
-                if ((row & (row - 1)) | (box & (box - 1)))
+            uint32_t a = clue[9 * b + d], seen = seen_cols;
+            for (uint32_t t = a; t; t &= t - 1) {
+                uint32_t peers = T_BANDPEERS[ctz32(t)];
+                if (a & peers)
                     return 0; /* twice in a row or a box (or a column, inside a box) */
-                seen |= (row ? UINT32_C(0x1FF) << (9 * j) : 0) | (box ? SPREAD3 * 7 << (3 * j) : 0);
+                seen |= peers;
             }
-            s->f[9 * b + d] = (BAND_ALL & ~seen & ~occupied[b]) | a;
+            s->f[9 * b + d] = (s->unsolved[b] & ~seen) | a;
         }
     }
-    for (int b = 0; b < 3; b++)
-        s->unsolved[b] = BAND_ALL & ~occupied[b];
     s->dirty = (UINT32_C(1) << 27) - 1; /* every board, once */
     return 1;
 }
