@@ -113,10 +113,13 @@ static inline int nth_bit64(uint64_t x, int k)
 /* The 9x9 path.                                                                               */
 
 /* Tables, filled once at import. */
-static uint8_t T_SHRINK[512];    /* a row's 9 bits -> which of its 3 triads are non-empty */
 static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
 static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
 static uint16_t T_LONE[512];     /* a row's 9 bits -> themselves if there is one, else 0 */
+/* Row r's 9 bits -> which of its 3 triads are non-empty, at bits 3r.., and the row itself if
+ * it has one bit, at bits 9r+9..: OR-ed over a band word's rows, bits 0-8 index T_PERM and the
+ * rest are the word's one-cell rows (8 bytes an entry, so that one lookup a row gives both). */
+static uint64_t T_ROW[3][512];
 static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
 static uint32_t T_COL[27];       /* a band cell -> the 3 cells of its column in a band */
 static uint8_t T_BAND9[27];      /* a board's index in S9.f -> its band, */
@@ -130,7 +133,6 @@ static void init_tables9(void)
         for (int j = 0; j < 3; j++)
             if (x & (7 << (3 * j)))
                 s |= 1 << j;
-        T_SHRINK[x] = (uint8_t)s;
         int allowed = 0;
         for (int p = 0; p < 6; p++) {
             int m = (1 << perms[p][0]) | (1 << (3 + perms[p][1])) | (1 << (6 + perms[p][2]));
@@ -144,6 +146,8 @@ static void init_tables9(void)
                 e |= UINT32_C(7) << ((t / 3) * 9 + (t % 3) * 3);
         T_EXPAND[x] = e;
         T_LONE[x] = (uint16_t)(x && !(x & (x - 1)) ? x : 0);
+        for (int r = 0; r < 3; r++)
+            T_ROW[r][x] = (uint64_t)s << (3 * r) | (uint64_t)T_LONE[x] << (9 * r + 9);
     }
     for (int k = 0; k < 27; k++) {
         int r = k / 9, c = k % 9;
@@ -1322,12 +1326,18 @@ static Py_ssize_t check_cells(const uint8_t *cells, Py_ssize_t len, int n)
         PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, len);
         return -1;
     }
+    /* The largest byte first, in a loop without an exit that the compiler makes a vector
+     * loop; only a batch with a bad digit is searched for it. */
+    uint8_t top = 0;
     for (Py_ssize_t i = 0; i < len; i++)
-        if (cells[i] > n) {
-            PyErr_Format(PyExc_ValueError, "puzzle %zd, cell %zd: digit %d is out of range 0..%d", i / N,
-                         i % N, cells[i], n);
-            return -1;
-        }
+        top = cells[i] > top ? cells[i] : top;
+    if (top > n)
+        for (Py_ssize_t i = 0; i < len; i++)
+            if (cells[i] > n) {
+                PyErr_Format(PyExc_ValueError, "puzzle %zd, cell %zd: digit %d is out of range 0..%d", i / N,
+                             i % N, cells[i], n);
+                return -1;
+            }
     return len / N;
 }
 
