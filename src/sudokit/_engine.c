@@ -120,6 +120,9 @@ static uint16_t T_LONE[512];     /* a row's 9 bits -> themselves if there is one
  * it has one bit, at bits 9r+9..: OR-ed over a band word's rows, bits 0-8 index T_PERM and the
  * rest are the word's one-cell rows (8 bytes an entry, so that one lookup a row gives both). */
 static uint64_t T_ROW[3][512];
+/* A band word's non-empty triads (bit 3r+j: row r, box j) -> the cells of the rows and boxes
+ * those are in, and bit 31 when two of them share a box (init9: clues that conflict). */
+static uint32_t T_SEEN[512];
 static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
 static uint32_t T_COL[27];       /* a band cell -> the 3 cells of its column in a band */
 static uint8_t T_BAND9[27];      /* a board's index in S9.f -> its band, */
@@ -148,6 +151,16 @@ static void init_tables9(void)
         T_LONE[x] = (uint16_t)(x && !(x & (x - 1)) ? x : 0);
         for (int r = 0; r < 3; r++)
             T_ROW[r][x] = (uint64_t)s << (3 * r) | (uint64_t)T_LONE[x] << (9 * r + 9);
+        uint32_t seen = 0;
+        for (int t = 0; t < 9; t++)
+            if (x & (1 << t))
+                seen |= UINT32_C(0x1FF) << (9 * (t / 3)) | UINT32_C(0x40201) * 7 << (3 * (t % 3));
+        for (int j = 0; j < 3; j++) {
+            int in_box = (x >> j & 1) + (x >> (3 + j) & 1) + (x >> (6 + j) & 1);
+            if (in_box > 1)
+                seen |= UINT32_C(1) << 31;
+        }
+        T_SEEN[x] = seen;
     }
     for (int k = 0; k < 27; k++) {
         int r = k / 9, c = k % 9;
