@@ -55,6 +55,26 @@ static inline uint32_t V9(place9_boards)(S9 *s, int d, int b, int k)
     return had << (9 * b) | (hit | UINT32_C(1) << (9 * b)) << d;
 }
 
+/* The digits that bit k of a band's boards fb[0..8] holds, as bits. */
+static inline uint32_t V9(cell_digits9)(const uint32_t *fb, int k)
+{
+    uint32_t m;
+#if V9_AVX2
+    __m256i v = _mm256_loadu_si256((const __m256i *)fb);
+    m = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_sll_epi32(v, _mm_cvtsi32_si128(31 - k))));
+#elif defined(__SSE2__)
+    __m128i shift = _mm_cvtsi32_si128(31 - k);
+    m = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(_mm_loadu_si128((const __m128i *)fb), shift))) |
+        (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(_mm_loadu_si128((const __m128i *)(fb + 4)), shift)))
+            << 4;
+#else
+    m = 0;
+    for (int d = 0; d < 8; d++)
+        m |= (fb[d] >> k & 1) << d;
+#endif
+    return m | (fb[8] >> k & 1) << 8;
+}
+
 /* Place digit d at bit k of band b (a candidate there), marking the boards that shrank. */
 static inline void V9(place9)(S9 *s, int d, int b, int k)
 {
@@ -174,26 +194,23 @@ static int V9(propagate9)(S9 *s, int strong)
         for (int b = 0; b < 3; b++) {
             if (!(bands >> b & 1))
                 continue;
+            const uint32_t *fb = s->f + 9 * b;
             uint32_t r1 = 0, r2 = 0;
-            for (int i = 9 * b; i < 9 * b + 9; i++) {
-                uint32_t a = s->f[i];
-                r2 |= r1 & a;
-                r1 |= a;
+#pragma GCC unroll 9
+            for (int d = 0; d < 9; d++) {
+                r2 |= r1 & fb[d];
+                r1 |= fb[d];
             }
             if (s->unsolved[b] & ~r1)
                 return 0;
             uint32_t singles = r1 & ~r2 & s->unsolved[b];
             while (singles) {
                 int k = ctz32(singles);
-                uint32_t bit = UINT32_C(1) << k;
                 singles &= singles - 1;
-                const uint32_t *fb = s->f + 9 * b;
-                int d = 0;
-                while (d < 9 && !(fb[d] & bit))
-                    d++;
-                if (d == 9)
+                uint32_t digits = V9(cell_digits9)(fb, k);
+                if (!digits)
                     return 0; /* an earlier single in this pass took its only digit */
-                V9(place9)(s, d, b, k);
+                V9(place9)(s, ctz32(digits), b, k);
                 placed = 1;
             }
         }
@@ -281,11 +298,10 @@ static int V9(choose9)(const S9 *s, Rng *rng, int scored)
             while (t) {
                 int k = ctz32(t);
                 t &= t - 1;
-                uint32_t bit = UINT32_C(1) << k, row_box = T_BANDPEERS[k], col = T_COL[k];
+                uint32_t row_box = T_BANDPEERS[k], col = T_COL[k];
                 int score = 0;
-                for (int d = 0; d < 9; d++) {
-                    if (!(fb[d] & bit))
-                        continue;
+                for (uint32_t digits = V9(cell_digits9)(fb, k); digits; digits &= digits - 1) {
+                    int d = ctz32(digits);
 #if V9_AVX2
                     score += popcount32(s->f[d] & (b == 0 ? row_box : col)) +
                              popcount32(s->f[9 + d] & (b == 1 ? row_box : col)) +
@@ -356,11 +372,9 @@ static int V9(search9)(S9 *s, Ctx *ctx)
         }
         int cell = V9(choose9)(s, ctx->rng, ctx->strong);
         int b = cell / 27, k = cell % 27;
-        uint32_t bit = UINT32_C(1) << k;
         int digits[9], nd = 0;
-        for (int d = 0; d < 9; d++)
-            if (s->f[9 * b + d] & bit)
-                digits[nd++] = d;
+        for (uint32_t m = V9(cell_digits9)(s->f + 9 * b, k); m; m &= m - 1)
+            digits[nd++] = ctz32(m);
         if (ctx->prefer) { /* its digit first (see Digger.solution in _engine.c) */
             int want = ctx->prefer[cell] - 1;
             for (int i = 1; i < nd; i++)
