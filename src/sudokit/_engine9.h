@@ -103,36 +103,38 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
     x0 &= a0 * SPREAD3;
     x1 &= a1 * SPREAD3;
     x2 &= a2 * SPREAD3;
-    if (x0 != f[0] || x1 != f[9] || x2 != f[18]) {
-        f[0] = x0;
-        f[9] = x1;
-        f[18] = x2;
-        s->dirty |= DIGIT_BOARDS << d;
-        *changed = 1;
-    }
+    /* Without branches where they could go either way (C harness, timed: top1465 2% less). */
+    uint32_t shrank = (uint32_t)(((x0 ^ f[0]) | (x1 ^ f[9]) | (x2 ^ f[18])) != 0);
+    f[0] = x0;
+    f[9] = x1;
+    f[18] = x2;
+    s->dirty |= (DIGIT_BOARDS << d) & (0 - shrank);
+    *changed |= (int)shrank;
     c0 &= a0;
     c1 &= a1;
     c2 &= a2;
     uint32_t lone = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2); /* columns with the digit in one band */
     if (!lone)
         return 1;
-    uint32_t cb[3] = {c0, c1, c2};
+    uint32_t cb[3] = {c0, c1, c2}, cells[3], any = 0;
     for (int b = 0; b < 3; b++) {
-        uint32_t cols = lone & cb[b];
-        if (!cols)
-            continue;
         uint32_t x = f[9 * b], r0 = x & 0x1FF, r1 = x >> 9 & 0x1FF, r2 = x >> 18;
-        uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & cols;
-        uint32_t cells = x & (one_row * SPREAD3) & s->unsolved[b];
-        while (cells) {
-            int k = ctz32(cells);
-            cells &= cells - 1;
+        uint32_t one_row = (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2) & lone & cb[b];
+        cells[b] = x & (one_row * SPREAD3) & s->unsolved[b];
+        any |= cells[b];
+    }
+    if (!any)
+        return 1;
+    /* A placement here takes digit d from its row and box in its band and from its column,
+     * which no other band's cells here are in (each is the one band of its column). */
+    for (int b = 0; b < 3; b++)
+        for (uint32_t c = cells[b]; c; c &= c - 1) {
+            int k = ctz32(c);
             if (!(f[9 * b] & (UINT32_C(1) << k)))
                 return 0; /* an earlier single here took this column's only cell */
             V9(place9)(s, d, b, k);
             *changed = 1;
         }
-    }
     return 1;
 }
 
