@@ -114,7 +114,7 @@ static inline int nth_bit64(uint64_t x, int k)
 
 /* Tables, filled once at import. */
 static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
-static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
+static uint32_t T_KEEP[512];     /* 9 triad bits -> the cells of T_PERM's triads (0: none) */
 static uint16_t T_LONE[512];     /* a row's 9 bits -> themselves if there is one, else 0 */
 /* Row r's 9 bits -> which of its 3 triads are non-empty, at bits 3r.., and the row itself if
  * it has one bit, at bits 9r+9..: OR-ed over a band word's rows, bits 0-8 index T_PERM and the
@@ -145,9 +145,9 @@ static void init_tables9(void)
         T_PERM[x] = (uint16_t)allowed;
         uint32_t e = 0;
         for (int t = 0; t < 9; t++)
-            if (x & (1 << t))
+            if (allowed & (1 << t))
                 e |= UINT32_C(7) << ((t / 3) * 9 + (t % 3) * 3);
-        T_EXPAND[x] = e;
+        T_KEEP[x] = e;
         T_LONE[x] = (uint16_t)(x && !(x & (x - 1)) ? x : 0);
         for (int r = 0; r < 3; r++)
             T_ROW[r][x] = (uint64_t)s << (3 * r) | (uint64_t)T_LONE[x] << (9 * r + 9);

@@ -157,10 +157,10 @@ static int V9(propagate9)(S9 *s, int strong)
                 uint32_t a = s->f[i];
                 /* The rows' triads and their one-cell rows, in one lookup a row (T_ROW). */
                 uint64_t rows = T_ROW[0][a & 0x1FF] | T_ROW[1][(a >> 9) & 0x1FF] | T_ROW[2][a >> 18];
-                uint32_t allowed = T_PERM[rows & 0x1FF];
-                if (!allowed)
+                uint32_t keep = T_KEEP[rows & 0x1FF]; /* T_PERM's triads as cells */
+                if (!keep)
                     return 0;
-                uint32_t kept = a & T_EXPAND[allowed];
+                uint32_t kept = a & keep;
                 int b = T_BAND9[i], d = T_DIGIT9[i];
                 dirty |= UINT32_C(1) << d;
                 bands |= UINT32_C(1) << b;
