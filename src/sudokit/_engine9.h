@@ -146,7 +146,6 @@ static int V9(propagate9)(S9 *s, int strong)
     uint32_t dirty = 0; /* digits whose boards changed since their last stack step */
     for (;;) {
         int i = 26;
-        uint32_t bands = 0; /* the bands whose boards changed in this drain */
         uint32_t pending; /* s->dirty, read once a board (place9 adds to it) */
         while ((pending = s->dirty) != 0) {
             /* In sweeps, as the boards come: the next changed board after the last one. */
@@ -163,7 +162,6 @@ static int V9(propagate9)(S9 *s, int strong)
                 uint32_t kept = a & keep;
                 int b = T_BAND9[i], d = T_DIGIT9[i];
                 dirty |= UINT32_C(1) << d;
-                bands |= UINT32_C(1) << b;
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
                  * the box, which the triad step has turned into the same thing).  No row is
                  * empty now (each keeps a triad of a permutation), so a table of the rows
@@ -190,12 +188,14 @@ static int V9(propagate9)(S9 *s, int strong)
             }
         }
 
-        /* Naked singles, and cells with no candidate left, in the bands that changed (the
-         * others were checked when they last changed, or are as the last fixpoint left them). */
-        int placed = 0;
+        /* Naked singles, and cells with no candidate left, in all three bands without a
+         * branch a band (a band not stepped in this drain has none: it is as the last pass
+         * left it); a single in one band that a placement in another has emptied is a
+         * contradiction, and a cell that one has made a single is found in the next pass
+         * (the placement marks its band). */
+        uint32_t singles[3], empty = 0, any = 0;
+#pragma GCC unroll 3
         for (int b = 0; b < 3; b++) {
-            if (!(bands >> b & 1))
-                continue;
             const uint32_t *fb = s->f + 9 * b;
             uint32_t r1 = 0, r2 = 0;
 #pragma GCC unroll 9
@@ -203,21 +203,23 @@ static int V9(propagate9)(S9 *s, int strong)
                 r2 |= r1 & fb[d];
                 r1 |= fb[d];
             }
-            if (s->unsolved[b] & ~r1)
-                return 0;
-            uint32_t singles = r1 & ~r2 & s->unsolved[b];
-            while (singles) {
-                int k = ctz32(singles);
-                singles &= singles - 1;
-                uint32_t digits = V9(cell_digits9)(fb, k);
-                if (!digits)
-                    return 0; /* an earlier single in this pass took its only digit */
-                V9(place9)(s, ctz32(digits), b, k);
-                placed = 1;
-            }
+            empty |= s->unsolved[b] & ~r1;
+            singles[b] = r1 & ~r2 & s->unsolved[b];
+            any |= singles[b];
         }
-        if (placed)
+        if (empty)
+            return 0;
+        if (any) {
+            for (int b = 0; b < 3; b++)
+                for (uint32_t c = singles[b]; c; c &= c - 1) {
+                    int k = ctz32(c);
+                    uint32_t digits = V9(cell_digits9)(s->f + 9 * b, k);
+                    if (!digits)
+                        return 0; /* an earlier single in this pass took its only digit */
+                    V9(place9)(s, ctz32(digits), b, k);
+                }
             continue;
+        }
         /* Only when singles are stuck, the stack step (most searches of the generator, on
          * puzzles with many clues, never need it). */
         if (!strong || !(s->unsolved[0] | s->unsolved[1] | s->unsolved[2]))
