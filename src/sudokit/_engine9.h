@@ -295,7 +295,9 @@ static int V9(choose9)(const S9 *s, Rng *rng, int scored)
         ntwo += __builtin_popcount(two[b]);
     }
     if (ntwo && scored && !rng) {
-        int best = -1, best_score = -1;
+        /* The best as the largest of score * 128 + 127 - cell: among equal scores, the first
+         * cell; a maximum rather than a test that could go either way at each cell. */
+        int best_key = -1;
         for (int b = 0; b < 3; b++) {
             const uint32_t *fb = s->f + 9 * b;
             uint32_t t = two[b];
@@ -303,9 +305,11 @@ static int V9(choose9)(const S9 *s, Rng *rng, int scored)
                 int k = ctz32(t);
                 t &= t - 1;
                 uint32_t row_box = T_BANDPEERS[k], col = T_COL[k];
+                uint32_t digits = V9(cell_digits9)(fb, k); /* two of them */
+                int pair[2] = {ctz32(digits), ctz32(digits & (digits - 1))};
                 int score = 0;
-                for (uint32_t digits = V9(cell_digits9)(fb, k); digits; digits &= digits - 1) {
-                    int d = ctz32(digits);
+                for (int j = 0; j < 2; j++) {
+                    int d = pair[j];
 #if V9_AVX2
                     score += popcount32(s->f[d] & (b == 0 ? row_box : col)) +
                              popcount32(s->f[9 + d] & (b == 1 ? row_box : col)) +
@@ -319,13 +323,11 @@ static int V9(choose9)(const S9 *s, Rng *rng, int scored)
                     score += popcount64((fb[d] & row_box) | (uint64_t)cols << 27);
 #endif
                 }
-                if (score > best_score) {
-                    best_score = score;
-                    best = b * 27 + k;
-                }
+                int key = score * 128 + 127 - (b * 27 + k);
+                best_key = key > best_key ? key : best_key;
             }
         }
-        return best;
+        return 127 - (best_key & 127);
     }
     if (ntwo) {
         int k = rng ? (int)rng_below(rng, (uint32_t)ntwo) : 0;
