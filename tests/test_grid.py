@@ -61,6 +61,57 @@ def test_unchecked_many_is_unchecked_for_each() -> None:
     assert [type(g) for g in Sub.unchecked_many(shape, parts[0] * 2)] == [Sub, Sub]
 
 
+def test_grids_keep_the_collector_out_only_of_plain_grids() -> None:
+    """_engine.grids leaves grids with just the two slots untracked (they can be in no cycle),
+    but not instances that can hold more, and refuses what is not such a class."""
+    import gc
+
+    from sudokit import _engine
+
+    shape = Shape(2, 2)
+    plain = _engine.grids(Grid, shape, bytes(32), 16)
+    assert [g.cells for g in plain] == [bytes(16)] * 2 and not gc.is_tracked(plain[0])
+
+    class Loose(Grid):  # a __dict__: it could hold itself
+        pass
+
+    assert gc.is_tracked(_engine.grids(Loose, shape, bytes(16), 16)[0])
+    with pytest.raises(ValueError, match="multiple of 16 bytes, got 17"):
+        _engine.grids(Grid, shape, bytes(17), 16)
+    with pytest.raises(ValueError, match="size must be at least 1, got 0"):
+        _engine.grids(Grid, shape, bytes(16), 0)
+    with pytest.raises(AttributeError):
+        _engine.grids(int, shape, bytes(16), 16)
+
+
+def test_batch_cells_takes_only_the_common_case() -> None:
+    """_engine.batch_cells joins a list or tuple of exact Grids of one Shape object, and gives
+    None for anything else, which search_batch then checks and joins in Python."""
+    from sudokit import _engine, solve_many
+
+    a, b = Shape(3, 3), Shape(3, 3)
+    same = [Grid.unchecked(a, g.cells) for g in (Grid(PUZZLE), Grid.empty(a))]
+    assert _engine.batch_cells(same, Grid) == (a, same[0].cells + same[1].cells)
+    assert _engine.batch_cells(tuple(same), Grid) == (a, same[0].cells + same[1].cells)
+
+    class Sub(Grid):
+        __slots__ = ()
+
+    for other in (
+        [],
+        [same[0], Grid.unchecked(b, same[1].cells)],  # equal shapes, two objects
+        [same[0], Sub.unchecked(a, same[1].cells)],
+        [same[0], "x"],
+        [same[0], Grid.unchecked(a, bytearray(81))],  # type: ignore[arg-type]
+        [same[0], Grid.unchecked(a, bytes(80))],
+        [same[0], object.__new__(Grid)],  # slots unset
+        iter(same),
+        same[0],
+    ):
+        assert _engine.batch_cells(other, Grid) is None
+    assert solve_many([same[0], Grid.unchecked(b, same[0].cells)]) == [solve_many(same[:1])[0]] * 2
+
+
 def test_batch_shape_paths() -> None:
     from sudokit._grid import batch_shape
 

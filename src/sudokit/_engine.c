@@ -113,10 +113,16 @@ static inline int nth_bit64(uint64_t x, int k)
 /* The 9x9 path.                                                                               */
 
 /* Tables, filled once at import. */
-static uint8_t T_SHRINK[512];    /* a row's 9 bits -> which of its 3 triads are non-empty */
 static uint16_t T_PERM[512];     /* 9 triad bits (row*3+box) -> triads in some row->box perm */
-static uint32_t T_EXPAND[512];   /* 9 triad bits -> the 27 cell bits they cover */
+static uint32_t T_KEEP[512];     /* 9 triad bits -> the cells of T_PERM's triads (0: none) */
 static uint16_t T_LONE[512];     /* a row's 9 bits -> themselves if there is one, else 0 */
+/* Row r's 9 bits -> which of its 3 triads are non-empty, at bits 3r.., and the row itself if
+ * it has one bit, at bits 9r+9..: OR-ed over a band word's rows, bits 0-8 index T_PERM and the
+ * rest are the word's one-cell rows (8 bytes an entry, so that one lookup a row gives both). */
+static uint64_t T_ROW[3][512];
+/* A band word's non-empty triads (bit 3r+j: row r, box j) -> the cells of the rows and boxes
+ * those are in, and bit 31 when two of them share a box (init9: clues that conflict). */
+static uint32_t T_SEEN[512];
 static uint32_t T_BANDPEERS[27]; /* a band cell -> the other cells of its row and box */
 static uint32_t T_COL[27];       /* a band cell -> the 3 cells of its column in a band */
 static uint8_t T_BAND9[27];      /* a board's index in S9.f -> its band, */
@@ -130,7 +136,6 @@ static void init_tables9(void)
         for (int j = 0; j < 3; j++)
             if (x & (7 << (3 * j)))
                 s |= 1 << j;
-        T_SHRINK[x] = (uint8_t)s;
         int allowed = 0;
         for (int p = 0; p < 6; p++) {
             int m = (1 << perms[p][0]) | (1 << (3 + perms[p][1])) | (1 << (6 + perms[p][2]));
@@ -140,10 +145,22 @@ static void init_tables9(void)
         T_PERM[x] = (uint16_t)allowed;
         uint32_t e = 0;
         for (int t = 0; t < 9; t++)
-            if (x & (1 << t))
+            if (allowed & (1 << t))
                 e |= UINT32_C(7) << ((t / 3) * 9 + (t % 3) * 3);
-        T_EXPAND[x] = e;
+        T_KEEP[x] = e;
         T_LONE[x] = (uint16_t)(x && !(x & (x - 1)) ? x : 0);
+        for (int r = 0; r < 3; r++)
+            T_ROW[r][x] = (uint64_t)s << (3 * r) | (uint64_t)T_LONE[x] << (9 * r + 9);
+        uint32_t seen = 0;
+        for (int t = 0; t < 9; t++)
+            if (x & (1 << t))
+                seen |= UINT32_C(0x1FF) << (9 * (t / 3)) | UINT32_C(0x40201) * 7 << (3 * (t % 3));
+        for (int j = 0; j < 3; j++) {
+            int in_box = (x >> j & 1) + (x >> (3 + j) & 1) + (x >> (6 + j) & 1);
+            if (in_box > 1)
+                seen |= UINT32_C(1) << 31;
+        }
+        T_SEEN[x] = seen;
     }
     for (int k = 0; k < 27; k++) {
         int r = k / 9, c = k % 9;
@@ -1322,12 +1339,18 @@ static Py_ssize_t check_cells(const uint8_t *cells, Py_ssize_t len, int n)
         PyErr_Format(PyExc_ValueError, "expected a multiple of %zd cells, got %zd bytes", N, len);
         return -1;
     }
+    /* The largest byte first, in a loop without an exit that the compiler makes a vector
+     * loop; only a batch with a bad digit is searched for it. */
+    uint8_t top = 0;
     for (Py_ssize_t i = 0; i < len; i++)
-        if (cells[i] > n) {
-            PyErr_Format(PyExc_ValueError, "puzzle %zd, cell %zd: digit %d is out of range 0..%d", i / N,
-                         i % N, cells[i], n);
-            return -1;
-        }
+        top = cells[i] > top ? cells[i] : top;
+    if (top > n)
+        for (Py_ssize_t i = 0; i < len; i++)
+            if (cells[i] > n) {
+                PyErr_Format(PyExc_ValueError, "puzzle %zd, cell %zd: digit %d is out of range 0..%d", i / N,
+                             i % N, cells[i], n);
+                return -1;
+            }
     return len / N;
 }
 
@@ -1923,6 +1946,135 @@ done:
     return result;
 }
 
+/* The slot `name` of instances of cls (a member descriptor, as __slots__ makes), new reference;
+ * NULL with AttributeError or TypeError set when cls has none. */
+static PyObject *slot_of(PyTypeObject *cls, const char *name)
+{
+    PyObject *d = PyObject_GetAttrString((PyObject *)cls, name);
+    if (d && (!Py_TYPE(d)->tp_descr_get || !Py_TYPE(d)->tp_descr_set ||
+              !PyObject_TypeCheck(d, &PyMemberDescr_Type))) {
+        PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", cls->tp_name, name);
+        Py_CLEAR(d);
+    }
+    return d;
+}
+
+/* grids(cls, shape, cells, size) -> list: len(cells) // size new instances of cls, made as
+ * object.__new__(cls) makes them, with the slots _shape = shape and _cells = the next `size`
+ * bytes of cells.  Grid.unchecked_many's loop, here so that a batch of solutions becomes grids
+ * without a Python call per grid (sudoku17, 49151 solutions: 0.25 -> 0.06 us a grid). */
+static PyObject *py_grids(PyObject *self, PyObject *args)
+{
+    PyTypeObject *cls;
+    PyObject *shape;
+    Py_buffer buf;
+    Py_ssize_t size;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!Oy*n:grids", &PyType_Type, &cls, &shape, &buf, &size))
+        return NULL;
+    PyObject *out = NULL, *cells_slot = NULL, *shape_slot = NULL;
+    if (size < 1) {
+        PyErr_Format(PyExc_ValueError, "size must be at least 1, got %zd", size);
+        goto done;
+    }
+    if (buf.len % size != 0) {
+        PyErr_Format(PyExc_ValueError, "expected a multiple of %zd bytes, got %zd", size, buf.len);
+        goto done;
+    }
+    if (!cls->tp_alloc || !(cells_slot = slot_of(cls, "_cells")) || !(shape_slot = slot_of(cls, "_shape")))
+        goto done;
+    descrsetfunc set_cells = Py_TYPE(cells_slot)->tp_descr_set, set_shape = Py_TYPE(shape_slot)->tp_descr_set;
+    /* Instances that hold nothing but the two slots (no __dict__, no other slot) hold a bytes
+     * object and a shape, which hold no grid: they can be in no reference cycle, so the cycle
+     * collector need not track them, as CPython leaves tuples of atoms untracked (sudoku17:
+     * a third less time, the collections that the new grids set off scanning them). */
+    int untrack = cls->tp_dictoffset == 0 && cls->tp_basicsize == (Py_ssize_t)(sizeof(PyObject) + 2 * sizeof(PyObject *));
+    Py_ssize_t count = buf.len / size;
+    out = PyList_New(count);
+    for (Py_ssize_t i = 0; out && i < count; i++) {
+        PyObject *grid = cls->tp_alloc(cls, 0);
+        if (grid && untrack && PyObject_GC_IsTracked(grid))
+            PyObject_GC_UnTrack(grid);
+        PyObject *cells = grid ? PyBytes_FromStringAndSize((const char *)buf.buf + i * size, size) : NULL;
+        if (grid)
+            PyList_SET_ITEM(out, i, grid);
+        if (!cells || set_cells(cells_slot, grid, cells) < 0 || set_shape(shape_slot, grid, shape) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(cells);
+    }
+done:
+    Py_XDECREF(cells_slot);
+    Py_XDECREF(shape_slot);
+    PyBuffer_Release(&buf);
+    return out;
+}
+
+/* batch_cells(grids, cls) -> (shape, cells) or None: when `grids` is a non-empty list or
+ * tuple of instances of exactly cls, all with one _shape object and each with _cells a bytes
+ * of one length, that shape and their _cells back to back; otherwise None, and the caller
+ * takes its own path (which names what is wrong).  The common case of engine.search_batch's
+ * checks and join in one loop (sudoku17: 0.17 -> 0.03 us a grid). */
+static PyObject *py_batch_cells(PyObject *self, PyObject *args)
+{
+    PyObject *grids;
+    PyTypeObject *cls;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO!:batch_cells", &grids, &PyType_Type, &cls))
+        return NULL;
+    if (!(PyList_CheckExact(grids) || PyTuple_CheckExact(grids)) || PySequence_Fast_GET_SIZE(grids) == 0)
+        Py_RETURN_NONE;
+    PyObject *cells_slot = slot_of(cls, "_cells"), *shape_slot = cells_slot ? slot_of(cls, "_shape") : NULL;
+    if (!shape_slot) {
+        Py_XDECREF(cells_slot);
+        return NULL;
+    }
+    descrgetfunc get_cells = Py_TYPE(cells_slot)->tp_descr_get, get_shape = Py_TYPE(shape_slot)->tp_descr_get;
+    /* No Python code runs in the loop (a slot's getter is C), so the sequence stays as it is. */
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(grids), size = -1;
+    PyObject **items = PySequence_Fast_ITEMS(grids);
+    PyObject *shape = NULL, *out = NULL, *result = NULL;
+    int ok = 1;
+    for (Py_ssize_t i = 0; ok && i < count; i++) {
+        PyObject *g = items[i];
+        if (Py_TYPE(g) != cls) {
+            ok = 0;
+            break;
+        }
+        PyObject *sh = get_shape(shape_slot, g, (PyObject *)cls);
+        PyObject *cells = sh ? get_cells(cells_slot, g, (PyObject *)cls) : NULL;
+        if (!cells || !PyBytes_CheckExact(cells)) {
+            ok = 0;
+        } else if (i == 0) {
+            shape = Py_NewRef(sh);
+            size = PyBytes_GET_SIZE(cells);
+            out = PyBytes_FromStringAndSize(NULL, size * count);
+            if (!out) {
+                Py_XDECREF(sh);
+                Py_DECREF(cells);
+                goto fail;
+            }
+        } else if (sh != shape || PyBytes_GET_SIZE(cells) != size) {
+            ok = 0;
+        }
+        if (ok)
+            memcpy(PyBytes_AS_STRING(out) + i * size, PyBytes_AS_STRING(cells), (size_t)size);
+        Py_XDECREF(sh);
+        Py_XDECREF(cells);
+    }
+    if (ok)
+        result = PyTuple_Pack(2, shape, out);
+    else {
+        PyErr_Clear(); /* an unset slot: the caller's path raises what it raises */
+        result = Py_NewRef(Py_None);
+    }
+fail:
+    Py_XDECREF(shape);
+    Py_XDECREF(out);
+    Py_DECREF(cells_slot);
+    Py_DECREF(shape_slot);
+    return result;
+}
+
 /* paths() -> the names of this build's 9x9 search paths that this machine can run. */
 static PyObject *py_paths(PyObject *self, PyObject *unused)
 {
@@ -1986,6 +2138,15 @@ static PyMethodDef methods[] = {
      "solve_batch(box_rows, box_cols, cells, limit=1, generic=False) -> (solutions, counts)\n\n"
      "Search many puzzles given back to back.  solutions holds each first solution (zeros where\n"
      "there is none); counts the number of solutions of each, stopping at limit."},
+    {"batch_cells", py_batch_cells, METH_VARARGS,
+     "batch_cells(grids, cls) -> (shape, cells) | None\n\n"
+     "For a non-empty list or tuple of instances of exactly cls sharing one _shape object, with\n"
+     "_cells bytes of one length: that shape and their _cells back to back.  Otherwise None."},
+    {"grids", py_grids, METH_VARARGS,
+     "grids(cls, shape, cells, size) -> list\n\n"
+     "len(cells) // size new instances of cls (a class with the slots _cells and _shape), made as\n"
+     "object.__new__(cls) makes them, each with _shape = shape and _cells = its `size` bytes of\n"
+     "cells, in order: Grid.unchecked_many without a Python call per grid."},
     {"random_grid", py_random_grid, METH_VARARGS,
      "random_grid(box_rows, box_cols, seed) -> bytes\n\nA random complete grid, a function of the shape and the 64-bit seed."},
     {"generate", py_generate, METH_VARARGS,

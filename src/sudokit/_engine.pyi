@@ -1,6 +1,10 @@
 """Type stubs for the C extension ``sudokit._engine`` (private: use :mod:`sudokit.engine`)."""
 
+from typing import Any, TypeVar
+
 from typing_extensions import Buffer
+
+_T = TypeVar("_T")
 
 MAX_SIDE: int
 LOGIC_NONE: int
@@ -14,6 +18,8 @@ def solve(
 def solve_batch(
     box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
 ) -> tuple[bytes, list[int]]: ...
+def batch_cells(grids: object, cls: type) -> tuple[Any, bytes] | None: ...
+def grids(cls: type[_T], shape: object, cells: Buffer, size: int) -> list[_T]: ...
 def solve_lines(text: Buffer, limit: int, counts: bool) -> tuple[bytes, int, int]: ...
 def paths() -> list[str]: ...
 def path() -> str: ...

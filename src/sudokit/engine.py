@@ -94,8 +94,13 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     """Search many grids of one shape in one call into C: their shape, their first solutions
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
-    shape = batch_shape(grids)
-    solutions, counts = search_cells(shape, b"".join(map(_CELLS_OF, grids)), limit)
+    joined = _engine.batch_cells(grids, Grid)  # the common case, in one loop in C
+    if joined is None:
+        shape = batch_shape(grids)
+        cells = b"".join(map(_CELLS_OF, grids))
+    else:
+        shape, cells = joined
+    solutions, counts = search_cells(shape, cells, limit)
     return shape, solutions, counts
 
 
