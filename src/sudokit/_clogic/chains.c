@@ -543,16 +543,6 @@ static int ch_is_parent_key(const ch_Engine *e, int child, int key) {
     }
 }
 
-static void ch_remove_cand(ch_Engine *e, int cand) {
-    const ch_Geo *g = e->g;
-    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
-    ch_mask_t bit = (ch_mask_t)1 << d;
-    if (!(e->cand[c] & bit)) return;
-    e->cand[c] &= ~bit;
-    const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
-    for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] &= ~((ch_mask_t)1 << ui[t]);
-}
-
 /* ------------------------------------------------------------------ sets */
 
 static void ch_set_clear(ch_Engine *e) {
@@ -1268,7 +1258,32 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                     }
             }
         } else {
-            int p = qoff.a[hoff++], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, 1, made);
+            int p = qoff.a[hoff++], pc = e->nodes[p].key >> 1, k = 0, removed = 0;
+            const ch_CandGeo *cg = g->cg + pc;
+            ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
+            if (e->dynamic && (e->cand[cg->cell] & bit)) {
+                /* getOffToOn and the removal in one go: what the cell and the digit's places in
+                 * its units keep once the candidate is gone (written after the nodes are made,
+                 * whose hidden parents are taken from the grid before the removal); one left
+                 * is two before, as ch_off_to_on tests */
+                int c = cg->cell, d = cg->digit;
+                removed = 1;
+                left = e->cand[c] & ~bit;
+                if (y_links && left && !(left & (left - 1))) {
+                    made[k].key = (c * n + ch_lowbit(left)) * 2 + 1; made[k++].cause = CH_CAUSE_CELL;
+                }
+                int k0 = k;
+                for (int t = 0; t < 3; t++) {
+                    ch_mask_t pm = lpos[t] = e->pos[cg->pos[t]] & ~((ch_mask_t)1 << cg->idx[t]);
+                    if (!pm || (pm & (pm - 1))) continue;
+                    int key = (g->unit_cells[cg->ucells[t] + ch_lowbit(pm)] * n + d) * 2 + 1, dup = 0;
+                    for (int s = k0; s < k; s++) if (made[s].key == key) dup = 1;
+                    if (dup) continue;
+                    made[k].key = key; made[k++].cause = cg->unit[t];
+                }
+            } else {
+                k = ch_off_to_on(e, pc, y_links, 1, made);
+            }
             for (int j = 0; j < k; j++) {
                 int cand = made[j].key >> 1;
                 if (e->off_map[cand] >= 0) {
@@ -1283,7 +1298,10 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 }
             }
             /* the removal comes after the nodes: hidden parents are taken before it */
-            if (e->dynamic) ch_remove_cand(e, e->nodes[p].key >> 1);
+            if (removed) {
+                e->cand[cg->cell] = left;
+                for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] = lpos[t];
+            }
         }
         if (hon == qon.len && hoff == qoff.len && e->nesting > 0) {
             ch_advanced(e, src, &adv);
