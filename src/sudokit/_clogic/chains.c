@@ -1906,7 +1906,7 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
 
 static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting);
 static void ch_engine_free(ch_Engine *e);
-static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand);
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from);
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
 
 /* ------------------------------------------------------------------ nested chains' memo */
@@ -2141,7 +2141,7 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
     uint64_t h = ch_memo_key(m, in, e->values, e->cand, e->memokey);
     int o = ch_memo_find(m, h, e->memokey);
     if (o < 0) {
-        ch_engine_run(in, e->values, e->cand);
+        ch_engine_run(in, e->values, e->cand, e);
         if (in->failed) { e->failed = 1; return; }
         /* each finding's record (and complexity) in discovery order, then the records in
          * SE's order */
@@ -2270,16 +2270,24 @@ static void ch_engine_free(ch_Engine *e) {
     free(e);
 }
 
-static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand) {
+/* With ``from`` (an outer engine whose current grid is values and cand: nested chains), the
+ * places, empty cells and placed values are copied from it instead of worked out again. */
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from) {
     const ch_Geo *g = e->g;
     int n = g->n;
     ch_engine_reset(e);
     e->values = values;
     memcpy(e->cand, cand, sizeof(ch_mask_t) * g->ncell);
-    memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
-    memset(e->empties, 0, sizeof(int) * g->nunit);
-    memset(e->placed, 0, sizeof e->placed);
-    for (int c = 0; c < g->ncell; c++) {
+    if (from) {
+        memcpy(e->pos, from->pos, sizeof(ch_mask_t) * g->nunit * n);
+        memcpy(e->empties, from->empties, sizeof(int) * g->nunit);
+        memcpy(e->placed, from->placed, sizeof e->placed);
+    } else {
+        memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
+        memset(e->empties, 0, sizeof(int) * g->nunit);
+        memset(e->placed, 0, sizeof e->placed);
+    }
+    for (int c = 0; c < g->ncell && !from; c++) {
         const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
         if (values[c]) e->placed[values[c] - 1]++;
         else for (int t = 0; t < 3; t++) e->empties[su[t]]++;
@@ -2602,7 +2610,7 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
         if (!out->chain_memo) { out->failed = 1; ch_sink_release(out, e); return; }
     }
     e->memo = out->chain_memo;
-    ch_engine_run(e, s->values, s->cand);
+    ch_engine_run(e, s->values, s->cand, NULL);
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
     /* the cheapest hint; a hint's node count is only counted in full while it can still be
      * the cheapest (its lower bound, the count so far, decides) */
