@@ -1685,7 +1685,18 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
                         e->cpool.a[on.on_start + 1] : -1, 1, 0);
         /* the "off" branch: SE runs it always, but only contradictions and double chains
          * read it (static multiple chains use neither), and it changes nothing else */
-        if (do_contra || do_double) ch_off_branch(e, cand, &on, do_contra, do_double);
+        /* In a cell of two (dynamic chains with y links), "off" of d gives "on" of the other
+         * digit first, and the chaining then adds the same potentials in the same order as from
+         * that "on" (both reach {d "off", other "on"} with the other's peers "off" next, on the
+         * same grid, or the "on" branch meets a contradiction at once): when the other's closure
+         * (needed next anyway) has no contradiction, this branch has none either, and it gives
+         * nothing else here (no double chains in a cell of two). */
+        int skip_off = 0;
+        if (card == 2 && do_contra && !do_double && e->dynamic && !e->nishio) {
+            int oid = ch_closure_on(e, c * n + ch_lowbit(e->cand[c] & ~((ch_mask_t)1 << d)));
+            skip_off = !e->failed && oid >= 0 && ch_clos_at(e, oid)->absurd_on < 0;
+        }
+        if ((do_contra || do_double) && !skip_off) ch_off_branch(e, cand, &on, do_contra, do_double);
         if (units) ch_region_chainings(e, c, d, id, units);
         if (!cell_ok) continue;
         dig_cl[nd++] = id;
