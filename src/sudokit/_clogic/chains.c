@@ -315,7 +315,7 @@ struct ch_Engine {
     int live_xy;
     ch_Reach reach;         /* static chains: which forcing chains exist (ch_reach_build) */
     int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
-    ch_IVec qon, qoff, adv; /* do_chaining's queues */
+    ch_IVec adv;            /* do_chaining's advanced findings */
     ch_IVec pon, poff, ucycles, uchains;  /* the static chains' queues and findings */
     /* node pool */
     ch_Node *nodes; int nnodes, capnodes;
@@ -1197,24 +1197,24 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 /* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``
  * (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
  * (return 1, with the two nodes), else a new node unless cand is "off" already. */
-static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, ch_IVec *qoff, int *absurd_on, int *absurd_off) {
+static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, int *absurd_on, int *absurd_off) {
     if (e->on_map[cand] >= 0) {
         *absurd_on = e->on_map[cand];
         *absurd_off = ch_node_reserved(e, cand * 2, cause, p);
         return 1;
     }
     if (e->off_map[cand] < 0) {
-        int q = ch_node_reserved(e, cand * 2, cause, p);
-        e->off_map[cand] = q;
+        e->off_map[cand] = ch_node_reserved(e, cand * 2, cause, p);
         e->off_ord.a[e->off_ord.len++] = cand;
-        qoff->a[qoff->len++] = q;
     }
     return 0;
 }
 
 /* doChaining: complete the sets (on_map/off_map, already holding the assumption) with every
  * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
- * The grid is restored on return. */
+ * The grid is restored on return. The queues are the sets' insertion orders (on_ord, off_ord):
+ * within do_chaining a candidate enters a set once, at the end of its order, and its node
+ * there is the one queued. */
 static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
@@ -1223,100 +1223,102 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
      * src_buf and srcpos are the copies (ch_engine_run) */
     const ch_mask_t *src = e->src_buf;
     int y_links = !e->nishio, found = 0;
-    ch_IVec qon = e->qon, qoff = e->qoff, adv = e->adv;
-    qon.len = qoff.len = adv.len = 0;
+    ch_IVec adv = e->adv;
+    adv.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int hon = 0, hoff = 0;
-    for (int i = 0; i < e->on_ord.len; i++) ch_iv_push(&qon, e->on_map[e->on_ord.a[i]]);
-    for (int i = 0; i < e->off_ord.len; i++) ch_iv_push(&qoff, e->off_map[e->off_ord.a[i]]);
     const ch_mask_t *hidden = e->dynamic ? src : NULL;
-    while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
-        if (hon < qon.len) {
-            /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
-             * as they are made; an "off" has one parent (no hidden ones), so room for all of
-             * them is made first and the nodes are written directly */
-            int p = qon.a[hon++];
-            const ch_CandGeo *cg = g->cg + (e->nodes[p].key >> 1);
-            int c = cg->cell, d = cg->digit;
-            if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&qoff, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
-                e->failed = 1;
-                break;
-            }
-            if (y_links)
-                for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
-                    if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, &qoff, absurd_on, absurd_off)) {
-                        found = 1;
-                        goto done;
-                    }
-            const ch_mask_t *skip = g->skip + 3 * c;
-            for (int t = 0; t < 3; t++) {
-                const int *uc = g->unit_cells + cg->ucells[t];
-                for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
-                    if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], &qoff, absurd_on, absurd_off)) {
-                        found = 1;
-                        goto done;
-                    }
-            }
-        } else {
-            int p = qoff.a[hoff++], pc = e->nodes[p].key >> 1, k = 0, removed = 0;
-            const ch_CandGeo *cg = g->cg + pc;
-            ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
-            if (e->dynamic && (e->cand[cg->cell] & bit)) {
-                /* getOffToOn and the removal in one go: what the cell and the digit's places in
-                 * its units keep once the candidate is gone (written after the nodes are made,
-                 * whose hidden parents are taken from the grid before the removal); one left
-                 * is two before, as ch_off_to_on tests */
+    for (;;) {
+        while ((hon < e->on_ord.len || hoff < e->off_ord.len) && !e->failed) {
+            if (hon < e->on_ord.len) {
+                /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
+                 * as they are made; an "off" has one parent (no hidden ones), so room for all of
+                 * them is made first and the nodes are written directly */
+                int pc = e->on_ord.a[hon++], p = e->on_map[pc];
+                const ch_CandGeo *cg = g->cg + pc;
                 int c = cg->cell, d = cg->digit;
-                removed = 1;
-                left = e->cand[c] & ~bit;
-                if (y_links && left && !(left & (left - 1))) {
-                    made[k].key = (c * n + ch_lowbit(left)) * 2 + 1; made[k++].cause = CH_CAUSE_CELL;
+                if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
+                    e->failed = 1;
+                    break;
                 }
-                int k0 = k;
+                if (y_links)
+                    for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
+                        if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, absurd_on, absurd_off)) {
+                            found = 1;
+                            goto done;
+                        }
+                const ch_mask_t *skip = g->skip + 3 * c;
                 for (int t = 0; t < 3; t++) {
-                    ch_mask_t pm = lpos[t] = e->pos[cg->pos[t]] & ~((ch_mask_t)1 << cg->idx[t]);
-                    if (!pm || (pm & (pm - 1))) continue;
-                    int key = (g->unit_cells[cg->ucells[t] + ch_lowbit(pm)] * n + d) * 2 + 1, dup = 0;
-                    for (int s = k0; s < k; s++) if (made[s].key == key) dup = 1;
-                    if (dup) continue;
-                    made[k].key = key; made[k++].cause = cg->unit[t];
+                    const int *uc = g->unit_cells + cg->ucells[t];
+                    for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
+                        if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], absurd_on, absurd_off)) {
+                            found = 1;
+                            goto done;
+                        }
                 }
             } else {
-                k = ch_off_to_on(e, pc, y_links, 1, made);
-            }
-            for (int j = 0; j < k; j++) {
-                int cand = made[j].key >> 1;
-                if (e->off_map[cand] >= 0) {
-                    *absurd_on = ch_make_node(e, p, made[j], hidden);
-                    *absurd_off = e->off_map[cand];
-                    found = 1;
-                    goto done;
+                int pc = e->off_ord.a[hoff++], k = 0, removed = 0;
+                const ch_CandGeo *cg = g->cg + pc;
+                ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
+                if (e->dynamic && (e->cand[cg->cell] & bit)) {
+                    /* getOffToOn and the removal in one go: what the cell and the digit's places in
+                     * its units keep once the candidate is gone (written after the nodes are made,
+                     * whose hidden parents are taken from the grid before the removal); one left
+                     * is two before, as ch_off_to_on tests */
+                    int c = cg->cell, d = cg->digit;
+                    removed = 1;
+                    left = e->cand[c] & ~bit;
+                    if (y_links && left && !(left & (left - 1))) {
+                        made[k].key = (c * n + ch_lowbit(left)) * 2 + 1; made[k++].cause = CH_CAUSE_CELL;
+                    }
+                    int k0 = k;
+                    for (int t = 0; t < 3; t++) {
+                        ch_mask_t pm = lpos[t] = e->pos[cg->pos[t]] & ~((ch_mask_t)1 << cg->idx[t]);
+                        if (!pm || (pm & (pm - 1))) continue;
+                        int key = (g->unit_cells[cg->ucells[t] + ch_lowbit(pm)] * n + d) * 2 + 1, dup = 0;
+                        for (int s = k0; s < k; s++) if (made[s].key == key) dup = 1;
+                        if (dup) continue;
+                        made[k].key = key; made[k++].cause = cg->unit[t];
+                    }
+                } else {
+                    k = ch_off_to_on(e, pc, y_links, 1, made);
                 }
-                if (e->on_map[cand] < 0) {
-                    int q = ch_make_node(e, p, made[j], hidden);
-                    ch_set_add(e, 1, q); ch_iv_push(&qon, q);
+                if (k) {
+                    int p = e->off_map[pc];
+                    for (int j = 0; j < k; j++) {
+                        int cand = made[j].key >> 1;
+                        if (e->off_map[cand] >= 0) {
+                            *absurd_on = ch_make_node(e, p, made[j], hidden);
+                            *absurd_off = e->off_map[cand];
+                            found = 1;
+                            goto done;
+                        }
+                        if (e->on_map[cand] < 0) ch_set_add(e, 1, ch_make_node(e, p, made[j], hidden));
+                    }
                 }
-            }
-            /* the removal comes after the nodes: hidden parents are taken before it */
-            if (removed) {
-                e->cand[cg->cell] = left;
-                for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] = lpos[t];
+                /* the removal comes after the nodes: hidden parents are taken before it */
+                if (removed) {
+                    e->cand[cg->cell] = left;
+                    for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] = lpos[t];
+                }
             }
         }
-        if (hon == qon.len && hoff == qoff.len && e->nesting > 0) {
-            ch_advanced(e, src, &adv);
-            for (int k = 0; k < adv.len; k++) {
-                int q = adv.a[k], cand = e->nodes[q].key >> 1;
-                if (e->off_map[cand] < 0) { ch_set_add(e, 0, q); ch_iv_push(&qoff, q); }
-            }
+        if (e->failed || e->nesting <= 0) break;
+        /* both queues are drained: the advanced rules, whose "off"s go on */
+        ch_advanced(e, src, &adv);
+        int before = e->off_ord.len;
+        for (int k = 0; k < adv.len; k++) {
+            int q = adv.a[k], cand = e->nodes[q].key >> 1;
+            if (e->off_map[cand] < 0) ch_set_add(e, 0, q);
         }
+        if (e->off_ord.len == before) break;
     }
 done:
     if (e->dynamic && hoff < ncell / 2) {
         /* only dynamic chaining removes candidates, and only those of the "off"s it went
          * through: few, put back one by one (each was in the grid the run began from) */
         for (int i = 0; i < hoff; i++) {
-            const ch_CandGeo *cg = g->cg + (e->nodes[qoff.a[i]].key >> 1);
+            const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
             if (!(src[cg->cell] >> cg->digit & 1)) continue;
             e->cand[cg->cell] |= (ch_mask_t)1 << cg->digit;
             for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] |= (ch_mask_t)1 << cg->idx[t];
@@ -1325,7 +1327,7 @@ done:
         memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
         memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
     }
-    e->qon = qon; e->qoff = qoff; e->adv = adv;
+    e->adv = adv;
     return found;
 }
 
@@ -2273,7 +2275,7 @@ static void ch_engine_free(ch_Engine *e) {
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
     free(e->livemem_cell); free(e->livemem_pos);
     ch_reach_free(&e->reach);
-    free(e->qon.a); free(e->qoff.a); free(e->adv.a);
+    free(e->adv.a);
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
