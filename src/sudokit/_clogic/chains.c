@@ -1762,16 +1762,37 @@ static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const 
     }
 }
 
-static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+/* The advanced rules emit a finding only with parents, candidates gone since the run's grid;
+ * all of them are among the "off"s (gone through when the rules run): per unit, the digits
+ * (dig) and the places (idx) of those. A rule looks only where these may give parents, in
+ * its own order. */
+typedef struct { ch_mask_t dig[3 * SUDOKIT_MAX_SIDE], idx[3 * SUDOKIT_MAX_SIDE]; } ch_Gone;
+
+static void ch_gone(const ch_Engine *e, ch_Gone *gn) {
+    const ch_Geo *g = e->g;
+    memset(gn->dig, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
+    memset(gn->idx, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
+    for (int i = 0; i < e->off_ord.len; i++) {
+        const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
+        for (int t = 0; t < 3; t++) {
+            gn->dig[cg->unit[t]] |= (ch_mask_t)1 << cg->digit;
+            gn->idx[cg->unit[t]] |= (ch_mask_t)1 << cg->idx[t];
+        }
+    }
+}
+
+static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     (void)src;  /* the removed places come from srcpos */
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
+    const ch_mask_t *chg = gn->dig;  /* the parents: places of the digit in u1 gone */
     for (int k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
         ch_mask_t in1 = g->lock_in[2 * k], in2 = g->lock_in[2 * k + 1];
-        for (int d = 0; d < n; d++) {
+        for (ch_mask_t dm = chg[u1]; dm; dm &= dm - 1) {
+            int d = ch_lowbit(dm);
             ch_mask_t p1 = e->pos[u1 * n + d];
             if (!ch_many(p1) || (p1 & ~in1)) continue;
             ch_mask_t r2 = e->pos[u2 * n + d] & ~in2;
@@ -1785,7 +1806,7 @@ static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     }
 }
 
-static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1794,6 +1815,9 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
             if (e->empties[u] <= 4) continue;
+            /* the parents: places of the pair's digits in u gone */
+            ch_mask_t chg = gn->dig[u];
+            if (!chg) continue;
             const int *uc = g->unit_cells + u * n;
             /* two digits of two places each, the same two: the pairs (a, b) in SE's order
              * (b, then a, ascending), of the digits with two places only */
@@ -1802,6 +1826,7 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
             for (ch_mask_t mb = two & (two - 1); mb; mb &= mb - 1)
             for (ch_mask_t ma = two & (((ch_mask_t)1 << ch_lowbit(mb)) - 1); ma; ma &= ma - 1) {
                 int a = ch_lowbit(ma), b = ch_lowbit(mb);
+                if (!((chg >> a | chg >> b) & 1)) continue;
                 ch_mask_t uni = e->pos[u * n + a];
                 if (uni != e->pos[u * n + b]) continue;
                 ch_mask_t pair = ((ch_mask_t)1 << a) | ((ch_mask_t)1 << b);
@@ -1825,7 +1850,7 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
     }
 }
 
-static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1834,6 +1859,9 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
             if (e->empties[u] < 4) continue;
+            /* the parents: candidates of the pair's cells gone */
+            ch_mask_t chg = gn->idx[u];
+            if (!chg) continue;
             const int *uc = g->unit_cells + u * n;
             /* two cells of two candidates each, the same two: the pairs in SE's order, of
              * the cells with two candidates only */
@@ -1841,6 +1869,7 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
             for (int i = 0; i < n; i++) two |= (ch_mask_t)ch_two_bits(e->cand[uc[i]]) << i;
             for (ch_mask_t mj = two & (two - 1); mj; mj &= mj - 1)
             for (ch_mask_t mi = two & (((ch_mask_t)1 << ch_lowbit(mj)) - 1); mi; mi &= mi - 1) {
+                if (!((chg >> ch_lowbit(mi) | chg >> ch_lowbit(mj)) & 1)) continue;
                 int ca = uc[ch_lowbit(mi)], cb = uc[ch_lowbit(mj)];
                 ch_mask_t uni = e->cand[ca];
                 if (uni != e->cand[cb]) continue;
@@ -1863,7 +1892,7 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
     }
 }
 
-static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1880,7 +1909,9 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
         }
         for (int k = 0; k < g->npairs; k++) {
             int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
-            for (ch_mask_t md = two[g->pairs[2 * k]] & two[g->pairs[2 * k + 1]]; md; md &= md - 1) {
+            /* the parents: places of the digit in the base lines gone */
+            ch_mask_t chg = gn->dig[b1] | gn->dig[b2];
+            for (ch_mask_t md = two[g->pairs[2 * k]] & two[g->pairs[2 * k + 1]] & chg; md; md &= md - 1) {
                 int d = ch_lowbit(md);
                 ch_mask_t uni = e->pos[b1 * n + d];  /* a position in a base line is a cover line index */
                 if (uni != e->pos[b2 * n + d]) continue;
@@ -2187,13 +2218,15 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     out->len = 0;
-    ch_rule_locking(e, src, out);
+    ch_Gone gn;
+    ch_gone(e, &gn);
+    ch_rule_locking(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_hidden_pairs(e, src, out);
+    ch_rule_hidden_pairs(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_naked_pairs(e, src, out);
+    ch_rule_naked_pairs(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_x_wings(e, src, out);
+    ch_rule_x_wings(e, src, &gn, out);
     if (out->len) return;
     if (e->nesting >= 2 && e->ninner == 0) {
         const ch_Geo *g = e->g;
