@@ -514,7 +514,7 @@ static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) 
         else gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
     }
     /* the parents in one go: p, then the hidden ones */
-    if (ch_iv_reserve(&e->par, 1 + ch_popcount(gone))) { e->failed = 1; return q; }
+    if (ch_iv_reserve(&e->par, 1 + n)) { e->failed = 1; return q; }  /* gone has at most n */
     int *par = e->par.a + e->par.len, np = 0;
     par[np++] = p;
     if (gone && pr.cause == CH_CAUSE_CELL) {
@@ -1096,7 +1096,7 @@ static void ch_forcing_hint(ch_Engine *e, int target, int y_links, int x_links) 
 
 static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     int n = e->g->n, c = cand / n, both = x_links && y_links;
-    if (ch_popcount(e->cand[c]) > 2 && !x_links) return;
+    if (ch_many(e->cand[c] & (e->cand[c] - 1)) && !x_links) return;  /* more than two */
     int cap_cycle = ch_cap(e, both ? 7.0 : 6.5), cap_forcing = ch_cap(e, both ? 7.0 : 6.6);
     if (cap_cycle < 4 && cap_forcing < 2) return;  /* no hint here can be taken */
     int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
@@ -1182,7 +1182,7 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     else ch_set_live(e, y_links, x_links);
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
-        if (e->values[c] || ch_popcount(m) <= 1) continue;
+        if (e->values[c] || !ch_many(m)) continue;
         while (m) {
             int d = ch_lowbit(m); m &= m - 1;
             ch_unary(e, c * g->n + d, y_links, x_links);
@@ -1535,8 +1535,8 @@ static int ch_region_units(const ch_Engine *e, int c, int d) {
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
         ch_mask_t pm = e->pos[u * n + d];
-        int card = ch_popcount(pm);
-        if (!(card == 2 || (e->multiple && card > 2))) continue;
+        /* two places, or more with multiple chains */
+        if (!ch_many(pm) || (!e->multiple && ch_many(pm & (pm - 1)))) continue;
         const int *uc = g->unit_cells + u * n;
         if (uc[ch_lowbit(pm)] != c) continue;  /* c is the digit's first place there */
         if (e->reach.ok && e->reach.off) {
@@ -2298,7 +2298,7 @@ static void ch_engine_reset(ch_Engine *e) {
         e->gen = 0;
     }
     ch_set_clear(e);
-    for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
+    memset(e->cache, 0xff, sizeof(int) * (size_t)e->g->ncand);  /* -1 each */
 }
 
 static void ch_engine_free(ch_Engine *e) {
