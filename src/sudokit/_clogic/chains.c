@@ -1496,7 +1496,8 @@ static void ch_common_hints(ch_Engine *e, int kind, const int *ids, int np, cons
         for (int i = 0; i < len; i++) {
             int cand = e->cpool.a[start + 2 * i];
             if (!(bits[cand >> 6] >> (cand & 63) & 1)) continue;
-            for (int k = 0; k < np; k++) {
+            chains[0] = e->cpool.a[start + 2 * i + 1];  /* the first closure's, read here */
+            for (int k = 1; k < np; k++) {
                 const ch_Closure *cl = ch_clos_at(e, ids[k]);
                 chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
                                       : ch_clos_get(e, cl->off_start, cl->off_len, cand);
