@@ -659,17 +659,20 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
         /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped;
          * the walk that lists a target's chain counts it too (getAncestorCount) */
         ch_IVec list = {0};
-        uint64_t seen[256]; int nseen = 0;
+        /* the first 256 distinct signatures met (as a list of 256 would keep), in a hash set */
+        uint64_t seen[1024]; unsigned char used[1024]; int nseen = 0;
+        memset(used, 0, sizeof used);
         for (int t = 0; t < h->ntarg; t++) {
             int count = ch_ancestors(e, e->targ.a[h->tstart + t], &list);
             if (h->kind != CH_K_CYCLE || t == 0) flat += count;
             for (int i = 0; i < list.len; i++) {
                 const ch_Node *nd = e->nodes + list.a[i];
                 if (nd->nested_cx < 0) continue;
-                int dup = 0;
-                for (int s = 0; s < nseen; s++) if (seen[s] == nd->nested_sig) { dup = 1; break; }
+                uint64_t sig = nd->nested_sig;
+                int slot = (int)((sig ^ sig >> 31) * 0x9e3779b97f4a7c15ULL >> 54), dup = 0;
+                for (; used[slot]; slot = (slot + 1) & 1023) if (seen[slot] == sig) { dup = 1; break; }
                 if (dup) continue;
-                if (nseen < 256) seen[nseen++] = nd->nested_sig;
+                if (nseen < 256) { seen[slot] = sig; used[slot] = 1; nseen++; }
                 nested += nd->nested_cx;
             }
         }
