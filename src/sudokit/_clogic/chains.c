@@ -315,7 +315,7 @@ struct ch_Engine {
     int live_xy;
     ch_Reach reach;         /* static chains: which forcing chains exist (ch_reach_build) */
     int placed[SUDOKIT_MAX_SIDE];  /* placed values of each digit */
-    ch_IVec qon, qoff, adv; /* do_chaining's queues */
+    ch_IVec adv;            /* do_chaining's advanced findings */
     ch_IVec pon, poff, ucycles, uchains;  /* the static chains' queues and findings */
     /* node pool */
     ch_Node *nodes; int nnodes, capnodes;
@@ -514,7 +514,7 @@ static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) 
         else gone = e->srcpos[pr.cause * n + d] & ~e->pos[pr.cause * n + d];
     }
     /* the parents in one go: p, then the hidden ones */
-    if (ch_iv_reserve(&e->par, 1 + ch_popcount(gone))) { e->failed = 1; return q; }
+    if (ch_iv_reserve(&e->par, 1 + n)) { e->failed = 1; return q; }  /* gone has at most n */
     int *par = e->par.a + e->par.len, np = 0;
     par[np++] = p;
     if (gone && pr.cause == CH_CAUSE_CELL) {
@@ -541,16 +541,6 @@ static int ch_is_parent_key(const ch_Engine *e, int child, int key) {
         if (p < 0) return 0;
         if (e->nodes[p].key == key) return 1;
     }
-}
-
-static void ch_remove_cand(ch_Engine *e, int cand) {
-    const ch_Geo *g = e->g;
-    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
-    ch_mask_t bit = (ch_mask_t)1 << d;
-    if (!(e->cand[c] & bit)) return;
-    e->cand[c] &= ~bit;
-    const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
-    for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] &= ~((ch_mask_t)1 << ui[t]);
 }
 
 /* ------------------------------------------------------------------ sets */
@@ -669,17 +659,20 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
         /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped;
          * the walk that lists a target's chain counts it too (getAncestorCount) */
         ch_IVec list = {0};
-        uint64_t seen[256]; int nseen = 0;
+        /* the first 256 distinct signatures met (as a list of 256 would keep), in a hash set */
+        uint64_t seen[1024]; unsigned char used[1024]; int nseen = 0;
+        memset(used, 0, sizeof used);
         for (int t = 0; t < h->ntarg; t++) {
             int count = ch_ancestors(e, e->targ.a[h->tstart + t], &list);
             if (h->kind != CH_K_CYCLE || t == 0) flat += count;
             for (int i = 0; i < list.len; i++) {
                 const ch_Node *nd = e->nodes + list.a[i];
                 if (nd->nested_cx < 0) continue;
-                int dup = 0;
-                for (int s = 0; s < nseen; s++) if (seen[s] == nd->nested_sig) { dup = 1; break; }
+                uint64_t sig = nd->nested_sig;
+                int slot = (int)((sig ^ sig >> 31) * 0x9e3779b97f4a7c15ULL >> 54), dup = 0;
+                for (; used[slot]; slot = (slot + 1) & 1023) if (seen[slot] == sig) { dup = 1; break; }
                 if (dup) continue;
-                if (nseen < 256) seen[nseen++] = nd->nested_sig;
+                if (nseen < 256) { seen[slot] = sig; used[slot] = 1; nseen++; }
                 nested += nd->nested_cx;
             }
         }
@@ -1106,7 +1099,7 @@ static void ch_forcing_hint(ch_Engine *e, int target, int y_links, int x_links) 
 
 static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     int n = e->g->n, c = cand / n, both = x_links && y_links;
-    if (ch_popcount(e->cand[c]) > 2 && !x_links) return;
+    if (ch_many(e->cand[c] & (e->cand[c] - 1)) && !x_links) return;  /* more than two */
     int cap_cycle = ch_cap(e, both ? 7.0 : 6.5), cap_forcing = ch_cap(e, both ? 7.0 : 6.6);
     if (cap_cycle < 4 && cap_forcing < 2) return;  /* no hint here can be taken */
     int mark = e->nnodes, pmark = e->par.len, h0 = e->nhints;
@@ -1192,7 +1185,7 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     else ch_set_live(e, y_links, x_links);
     for (int c = 0; c < g->ncell && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
-        if (e->values[c] || ch_popcount(m) <= 1) continue;
+        if (e->values[c] || !ch_many(m)) continue;
         while (m) {
             int d = ch_lowbit(m); m &= m - 1;
             ch_unary(e, c * g->n + d, y_links, x_links);
@@ -1207,24 +1200,24 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 /* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``
  * (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
  * (return 1, with the two nodes), else a new node unless cand is "off" already. */
-static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, ch_IVec *qoff, int *absurd_on, int *absurd_off) {
+static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, int *absurd_on, int *absurd_off) {
     if (e->on_map[cand] >= 0) {
         *absurd_on = e->on_map[cand];
         *absurd_off = ch_node_reserved(e, cand * 2, cause, p);
         return 1;
     }
     if (e->off_map[cand] < 0) {
-        int q = ch_node_reserved(e, cand * 2, cause, p);
-        e->off_map[cand] = q;
+        e->off_map[cand] = ch_node_reserved(e, cand * 2, cause, p);
         e->off_ord.a[e->off_ord.len++] = cand;
-        qoff->a[qoff->len++] = q;
     }
     return 0;
 }
 
 /* doChaining: complete the sets (on_map/off_map, already holding the assumption) with every
  * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
- * The grid is restored on return. */
+ * The grid is restored on return. The queues are the sets' insertion orders (on_ord, off_ord):
+ * within do_chaining a candidate enters a set once, at the end of its order, and its node
+ * there is the one queued. */
 static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
     const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
@@ -1233,72 +1226,103 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
      * src_buf and srcpos are the copies (ch_engine_run) */
     const ch_mask_t *src = e->src_buf;
     int y_links = !e->nishio, found = 0;
-    ch_IVec qon = e->qon, qoff = e->qoff, adv = e->adv;
-    qon.len = qoff.len = adv.len = 0;
+    ch_IVec adv = e->adv;
+    adv.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int hon = 0, hoff = 0;
-    for (int i = 0; i < e->on_ord.len; i++) ch_iv_push(&qon, e->on_map[e->on_ord.a[i]]);
-    for (int i = 0; i < e->off_ord.len; i++) ch_iv_push(&qoff, e->off_map[e->off_ord.a[i]]);
     const ch_mask_t *hidden = e->dynamic ? src : NULL;
-    while ((hon < qon.len || hoff < qoff.len) && !e->failed) {
-        if (hon < qon.len) {
-            /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
-             * as they are made; an "off" has one parent (no hidden ones), so room for all of
-             * them is made first and the nodes are written directly */
-            int p = qon.a[hon++];
-            const ch_CandGeo *cg = g->cg + (e->nodes[p].key >> 1);
-            int c = cg->cell, d = cg->digit;
-            if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&qoff, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
-                e->failed = 1;
-                break;
-            }
-            if (y_links)
-                for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
-                    if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, &qoff, absurd_on, absurd_off)) {
-                        found = 1;
-                        goto done;
-                    }
-            const ch_mask_t *skip = g->skip + 3 * c;
-            for (int t = 0; t < 3; t++) {
-                const int *uc = g->unit_cells + cg->ucells[t];
-                for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
-                    if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], &qoff, absurd_on, absurd_off)) {
-                        found = 1;
-                        goto done;
-                    }
-            }
-        } else {
-            int p = qoff.a[hoff++], k = ch_off_to_on(e, e->nodes[p].key >> 1, y_links, 1, made);
-            for (int j = 0; j < k; j++) {
-                int cand = made[j].key >> 1;
-                if (e->off_map[cand] >= 0) {
-                    *absurd_on = ch_make_node(e, p, made[j], hidden);
-                    *absurd_off = e->off_map[cand];
-                    found = 1;
-                    goto done;
+    for (;;) {
+        while ((hon < e->on_ord.len || hoff < e->off_ord.len) && !e->failed) {
+            if (hon < e->on_ord.len) {
+                /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
+                 * as they are made; an "off" has one parent (no hidden ones), so room for all of
+                 * them is made first and the nodes are written directly */
+                int pc = e->on_ord.a[hon++], p = e->on_map[pc];
+                const ch_CandGeo *cg = g->cg + pc;
+                int c = cg->cell, d = cg->digit;
+                if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
+                    e->failed = 1;
+                    break;
                 }
-                if (e->on_map[cand] < 0) {
-                    int q = ch_make_node(e, p, made[j], hidden);
-                    ch_set_add(e, 1, q); ch_iv_push(&qon, q);
+                if (y_links)
+                    for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
+                        if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, absurd_on, absurd_off)) {
+                            found = 1;
+                            goto done;
+                        }
+                const ch_mask_t *skip = g->skip + 3 * c;
+                for (int t = 0; t < 3; t++) {
+                    const int *uc = g->unit_cells + cg->ucells[t];
+                    for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
+                        if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], absurd_on, absurd_off)) {
+                            found = 1;
+                            goto done;
+                        }
+                }
+            } else {
+                int pc = e->off_ord.a[hoff++], k = 0, removed = 0;
+                const ch_CandGeo *cg = g->cg + pc;
+                ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
+                if (e->dynamic && (e->cand[cg->cell] & bit)) {
+                    /* getOffToOn and the removal in one go: what the cell and the digit's places in
+                     * its units keep once the candidate is gone (written after the nodes are made,
+                     * whose hidden parents are taken from the grid before the removal); one left
+                     * is two before, as ch_off_to_on tests */
+                    int c = cg->cell, d = cg->digit;
+                    removed = 1;
+                    left = e->cand[c] & ~bit;
+                    if (y_links && left && !(left & (left - 1))) {
+                        made[k].key = (c * n + ch_lowbit(left)) * 2 + 1; made[k++].cause = CH_CAUSE_CELL;
+                    }
+                    int k0 = k;
+                    for (int t = 0; t < 3; t++) {
+                        ch_mask_t pm = lpos[t] = e->pos[cg->pos[t]] & ~((ch_mask_t)1 << cg->idx[t]);
+                        if (!pm || (pm & (pm - 1))) continue;
+                        int key = (g->unit_cells[cg->ucells[t] + ch_lowbit(pm)] * n + d) * 2 + 1, dup = 0;
+                        for (int s = k0; s < k; s++) if (made[s].key == key) dup = 1;
+                        if (dup) continue;
+                        made[k].key = key; made[k++].cause = cg->unit[t];
+                    }
+                } else {
+                    k = ch_off_to_on(e, pc, y_links, 1, made);
+                }
+                if (k) {
+                    int p = e->off_map[pc];
+                    for (int j = 0; j < k; j++) {
+                        int cand = made[j].key >> 1;
+                        if (e->off_map[cand] >= 0) {
+                            *absurd_on = ch_make_node(e, p, made[j], hidden);
+                            *absurd_off = e->off_map[cand];
+                            found = 1;
+                            goto done;
+                        }
+                        if (e->on_map[cand] < 0) ch_set_add(e, 1, ch_make_node(e, p, made[j], hidden));
+                    }
+                }
+                /* the removal comes after the nodes: hidden parents are taken before it */
+                if (removed) {
+                    e->cand[cg->cell] = left;
+                    for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] = lpos[t];
                 }
             }
-            /* the removal comes after the nodes: hidden parents are taken before it */
-            if (e->dynamic) ch_remove_cand(e, e->nodes[p].key >> 1);
         }
-        if (hon == qon.len && hoff == qoff.len && e->nesting > 0) {
-            ch_advanced(e, src, &adv);
-            for (int k = 0; k < adv.len; k++) {
-                int q = adv.a[k], cand = e->nodes[q].key >> 1;
-                if (e->off_map[cand] < 0) { ch_set_add(e, 0, q); ch_iv_push(&qoff, q); }
-            }
+        if (e->failed || e->nesting <= 0) break;
+        /* both queues are drained: the advanced rules, whose "off"s go on */
+        ch_advanced(e, src, &adv);
+        int before = e->off_ord.len;
+        for (int k = 0; k < adv.len; k++) {
+            int q = adv.a[k], cand = e->nodes[q].key >> 1;
+            if (e->off_map[cand] < 0) ch_set_add(e, 0, q);
         }
+        if (e->off_ord.len == before) break;
     }
 done:
-    if (e->dynamic && hoff < ncell / 2) {
+    if (e->dynamic && hoff < 6) {
         /* only dynamic chaining removes candidates, and only those of the "off"s it went
-         * through: few, put back one by one (each was in the grid the run began from) */
+         * through: a few are put back one by one (each was in the grid the run began from);
+         * past that, copying the grid back costs less (measured: 6 and 12 alike, 40 dearer) */
         for (int i = 0; i < hoff; i++) {
-            const ch_CandGeo *cg = g->cg + (e->nodes[qoff.a[i]].key >> 1);
+            const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
             if (!(src[cg->cell] >> cg->digit & 1)) continue;
             e->cand[cg->cell] |= (ch_mask_t)1 << cg->digit;
             for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] |= (ch_mask_t)1 << cg->idx[t];
@@ -1307,7 +1331,7 @@ done:
         memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
         memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
     }
-    e->qon = qon; e->qoff = qoff; e->adv = adv;
+    e->adv = adv;
     return found;
 }
 
@@ -1476,7 +1500,8 @@ static void ch_common_hints(ch_Engine *e, int kind, const int *ids, int np, cons
         for (int i = 0; i < len; i++) {
             int cand = e->cpool.a[start + 2 * i];
             if (!(bits[cand >> 6] >> (cand & 63) & 1)) continue;
-            for (int k = 0; k < np; k++) {
+            chains[0] = e->cpool.a[start + 2 * i + 1];  /* the first closure's, read here */
+            for (int k = 1; k < np; k++) {
                 const ch_Closure *cl = ch_clos_at(e, ids[k]);
                 chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
                                       : ch_clos_get(e, cl->off_start, cl->off_len, cand);
@@ -1515,8 +1540,8 @@ static int ch_region_units(const ch_Engine *e, int c, int d) {
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
         ch_mask_t pm = e->pos[u * n + d];
-        int card = ch_popcount(pm);
-        if (!(card == 2 || (e->multiple && card > 2))) continue;
+        /* two places, or more with multiple chains */
+        if (!ch_many(pm) || (!e->multiple && ch_many(pm & (pm - 1)))) continue;
         const int *uc = g->unit_cells + u * n;
         if (uc[ch_lowbit(pm)] != c) continue;  /* c is the digit's first place there */
         if (e->reach.ok && e->reach.off) {
@@ -1667,7 +1692,18 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
                         e->cpool.a[on.on_start + 1] : -1, 1, 0);
         /* the "off" branch: SE runs it always, but only contradictions and double chains
          * read it (static multiple chains use neither), and it changes nothing else */
-        if (do_contra || do_double) ch_off_branch(e, cand, &on, do_contra, do_double);
+        /* In a cell of two (dynamic chains with y links), "off" of d gives "on" of the other
+         * digit first, and the chaining then adds the same potentials in the same order as from
+         * that "on" (both reach {d "off", other "on"} with the other's peers "off" next, on the
+         * same grid, or the "on" branch meets a contradiction at once): when the other's closure
+         * (needed next anyway) has no contradiction, this branch has none either, and it gives
+         * nothing else here (no double chains in a cell of two). */
+        int skip_off = 0;
+        if (card == 2 && do_contra && !do_double && e->dynamic && !e->nishio) {
+            int oid = ch_closure_on(e, c * n + ch_lowbit(e->cand[c] & ~((ch_mask_t)1 << d)));
+            skip_off = !e->failed && oid >= 0 && ch_clos_at(e, oid)->absurd_on < 0;
+        }
+        if ((do_contra || do_double) && !skip_off) ch_off_branch(e, cand, &on, do_contra, do_double);
         if (units) ch_region_chainings(e, c, d, id, units);
         if (!cell_ok) continue;
         dig_cl[nd++] = id;
@@ -1731,16 +1767,37 @@ static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const 
     }
 }
 
-static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+/* The advanced rules emit a finding only with parents, candidates gone since the run's grid;
+ * all of them are among the "off"s (gone through when the rules run): per unit, the digits
+ * (dig) and the places (idx) of those. A rule looks only where these may give parents, in
+ * its own order. */
+typedef struct { ch_mask_t dig[3 * SUDOKIT_MAX_SIDE], idx[3 * SUDOKIT_MAX_SIDE]; } ch_Gone;
+
+static void ch_gone(const ch_Engine *e, ch_Gone *gn) {
+    const ch_Geo *g = e->g;
+    memset(gn->dig, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
+    memset(gn->idx, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
+    for (int i = 0; i < e->off_ord.len; i++) {
+        const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
+        for (int t = 0; t < 3; t++) {
+            gn->dig[cg->unit[t]] |= (ch_mask_t)1 << cg->digit;
+            gn->idx[cg->unit[t]] |= (ch_mask_t)1 << cg->idx[t];
+        }
+    }
+}
+
+static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     (void)src;  /* the removed places come from srcpos */
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
+    const ch_mask_t *chg = gn->dig;  /* the parents: places of the digit in u1 gone */
     for (int k = 0; k < g->nlock; k++) {
         int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
         const int *c1 = g->unit_cells + u1 * n, *c2 = g->unit_cells + u2 * n;
         ch_mask_t in1 = g->lock_in[2 * k], in2 = g->lock_in[2 * k + 1];
-        for (int d = 0; d < n; d++) {
+        for (ch_mask_t dm = chg[u1]; dm; dm &= dm - 1) {
+            int d = ch_lowbit(dm);
             ch_mask_t p1 = e->pos[u1 * n + d];
             if (!ch_many(p1) || (p1 & ~in1)) continue;
             ch_mask_t r2 = e->pos[u2 * n + d] & ~in2;
@@ -1754,7 +1811,7 @@ static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     }
 }
 
-static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1763,6 +1820,9 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
             if (e->empties[u] <= 4) continue;
+            /* the parents: places of the pair's digits in u gone */
+            ch_mask_t chg = gn->dig[u];
+            if (!chg) continue;
             const int *uc = g->unit_cells + u * n;
             /* two digits of two places each, the same two: the pairs (a, b) in SE's order
              * (b, then a, ascending), of the digits with two places only */
@@ -1771,6 +1831,7 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
             for (ch_mask_t mb = two & (two - 1); mb; mb &= mb - 1)
             for (ch_mask_t ma = two & (((ch_mask_t)1 << ch_lowbit(mb)) - 1); ma; ma &= ma - 1) {
                 int a = ch_lowbit(ma), b = ch_lowbit(mb);
+                if (!((chg >> a | chg >> b) & 1)) continue;
                 ch_mask_t uni = e->pos[u * n + a];
                 if (uni != e->pos[u * n + b]) continue;
                 ch_mask_t pair = ((ch_mask_t)1 << a) | ((ch_mask_t)1 << b);
@@ -1794,7 +1855,7 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *ou
     }
 }
 
-static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1803,6 +1864,9 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
         for (int ui = 0; ui < n; ui++) {
             int u = base + ui;
             if (e->empties[u] < 4) continue;
+            /* the parents: candidates of the pair's cells gone */
+            ch_mask_t chg = gn->idx[u];
+            if (!chg) continue;
             const int *uc = g->unit_cells + u * n;
             /* two cells of two candidates each, the same two: the pairs in SE's order, of
              * the cells with two candidates only */
@@ -1810,6 +1874,7 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
             for (int i = 0; i < n; i++) two |= (ch_mask_t)ch_two_bits(e->cand[uc[i]]) << i;
             for (ch_mask_t mj = two & (two - 1); mj; mj &= mj - 1)
             for (ch_mask_t mi = two & (((ch_mask_t)1 << ch_lowbit(mj)) - 1); mi; mi &= mi - 1) {
+                if (!((chg >> ch_lowbit(mi) | chg >> ch_lowbit(mj)) & 1)) continue;
                 int ca = uc[ch_lowbit(mi)], cb = uc[ch_lowbit(mj)];
                 ch_mask_t uni = e->cand[ca];
                 if (uni != e->cand[cb]) continue;
@@ -1832,7 +1897,7 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, ch_IVec *out
     }
 }
 
-static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
+static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     const ch_Geo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
@@ -1849,7 +1914,9 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
         }
         for (int k = 0; k < g->npairs; k++) {
             int b1 = bases + g->pairs[2 * k], b2 = bases + g->pairs[2 * k + 1];
-            for (ch_mask_t md = two[g->pairs[2 * k]] & two[g->pairs[2 * k + 1]]; md; md &= md - 1) {
+            /* the parents: places of the digit in the base lines gone */
+            ch_mask_t chg = gn->dig[b1] | gn->dig[b2];
+            for (ch_mask_t md = two[g->pairs[2 * k]] & two[g->pairs[2 * k + 1]] & chg; md; md &= md - 1) {
                 int d = ch_lowbit(md);
                 ch_mask_t uni = e->pos[b1 * n + d];  /* a position in a base line is a cover line index */
                 if (uni != e->pos[b2 * n + d]) continue;
@@ -1888,7 +1955,7 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
 
 static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting);
 static void ch_engine_free(ch_Engine *e);
-static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand);
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from);
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
 
 /* ------------------------------------------------------------------ nested chains' memo */
@@ -2123,7 +2190,7 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
     uint64_t h = ch_memo_key(m, in, e->values, e->cand, e->memokey);
     int o = ch_memo_find(m, h, e->memokey);
     if (o < 0) {
-        ch_engine_run(in, e->values, e->cand);
+        ch_engine_run(in, e->values, e->cand, e);
         if (in->failed) { e->failed = 1; return; }
         /* each finding's record (and complexity) in discovery order, then the records in
          * SE's order */
@@ -2156,13 +2223,15 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     out->len = 0;
-    ch_rule_locking(e, src, out);
+    ch_Gone gn;
+    ch_gone(e, &gn);
+    ch_rule_locking(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_hidden_pairs(e, src, out);
+    ch_rule_hidden_pairs(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_naked_pairs(e, src, out);
+    ch_rule_naked_pairs(e, src, &gn, out);
     if (out->len) return;
-    ch_rule_x_wings(e, src, out);
+    ch_rule_x_wings(e, src, &gn, out);
     if (out->len) return;
     if (e->nesting >= 2 && e->ninner == 0) {
         const ch_Geo *g = e->g;
@@ -2234,7 +2303,7 @@ static void ch_engine_reset(ch_Engine *e) {
         e->gen = 0;
     }
     ch_set_clear(e);
-    for (int i = 0; i < e->g->ncand; i++) e->cache[i] = -1;
+    memset(e->cache, 0xff, sizeof(int) * (size_t)e->g->ncand);  /* -1 each */
 }
 
 static void ch_engine_free(ch_Engine *e) {
@@ -2244,7 +2313,7 @@ static void ch_engine_free(ch_Engine *e) {
     free(e->cand); free(e->pos); free(e->srcpos); free(e->src_buf); free(e->empties);
     free(e->livemem_cell); free(e->livemem_pos);
     ch_reach_free(&e->reach);
-    free(e->qon.a); free(e->qoff.a); free(e->adv.a);
+    free(e->adv.a);
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
@@ -2252,16 +2321,24 @@ static void ch_engine_free(ch_Engine *e) {
     free(e);
 }
 
-static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand) {
+/* With ``from`` (an outer engine whose current grid is values and cand: nested chains), the
+ * places, empty cells and placed values are copied from it instead of worked out again. */
+static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from) {
     const ch_Geo *g = e->g;
     int n = g->n;
     ch_engine_reset(e);
     e->values = values;
     memcpy(e->cand, cand, sizeof(ch_mask_t) * g->ncell);
-    memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
-    memset(e->empties, 0, sizeof(int) * g->nunit);
-    memset(e->placed, 0, sizeof e->placed);
-    for (int c = 0; c < g->ncell; c++) {
+    if (from) {
+        memcpy(e->pos, from->pos, sizeof(ch_mask_t) * g->nunit * n);
+        memcpy(e->empties, from->empties, sizeof(int) * g->nunit);
+        memcpy(e->placed, from->placed, sizeof e->placed);
+    } else {
+        memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
+        memset(e->empties, 0, sizeof(int) * g->nunit);
+        memset(e->placed, 0, sizeof e->placed);
+    }
+    for (int c = 0; c < g->ncell && !from; c++) {
         const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
         if (values[c]) e->placed[values[c] - 1]++;
         else for (int t = 0; t < 3; t++) e->empties[su[t]]++;
@@ -2584,7 +2661,7 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
         if (!out->chain_memo) { out->failed = 1; ch_sink_release(out, e); return; }
     }
     e->memo = out->chain_memo;
-    ch_engine_run(e, s->values, s->cand);
+    ch_engine_run(e, s->values, s->cand, NULL);
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
     /* the cheapest hint; a hint's node count is only counted in full while it can still be
      * the cheapest (its lower bound, the count so far, decides) */
