@@ -370,3 +370,68 @@ def test_use_path_takes_any_name(name: str) -> None:
         pass  # a lone surrogate has no UTF-8 form
     assert _engine.path() in _engine.paths()
     _engine.use_path(before)
+
+
+class _Slotted:
+    """Two slots of the names Grid has, on a plain class (not a Grid)."""
+
+    __slots__ = ("_cells", "_shape")
+
+
+#: Grid's own slot descriptors as class attributes of another class (their setters refuse
+#: its instances).
+_Borrowed = type(
+    "_Borrowed", (), {"_cells": Grid.__dict__["_cells"], "_shape": Grid.__dict__["_shape"]}
+)
+
+
+class _DictSlotted(dict):  # type: ignore[type-arg]
+    """A built-in's state that allocation alone would leave unset."""
+
+    __slots__ = ("_cells", "_shape")
+
+
+_CLASSES = [Grid, _Slotted, _Borrowed, _DictSlotted, int, type, object, bytes, Shape, list]
+_PLAIN = Grid.unchecked(Shape(2, 2), bytes(16))
+#: What a batch may hold (grids with unset slots among them: no repr, so drawn by index).
+_OBJECTS = [_PLAIN, object.__new__(Grid), object.__new__(_Slotted), 1, "x", None, b"", []]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cls=st.sampled_from(_CLASSES),
+    shape=st.sampled_from([Shape(2, 2), None, 3, "x"]),
+    cells=st.binary(max_size=40),
+    size=st.one_of(st.integers(-3, 20), st.sampled_from([2**63 - 1, 2**63, -(2**63)])),
+)
+def test_grids_takes_any_class_and_buffer(cls: type, shape: Any, cells: bytes, size: int) -> None:
+    """_engine.grids makes instances only of classes with the two slots that object.__new__
+    could make (a class it could not make is refused before anything is allocated; a slot
+    that belongs to another class refuses the instance)."""
+    made = call(_engine.grids, cls, shape, cells, size)
+    if made is None:
+        return
+    assert size >= 1 and len(cells) % size == 0
+    assert cls in (Grid, _Slotted) or not cells  # nothing to make: no instance was set
+    assert len(made) == len(cells) // size
+    got = [(type(g), g._cells, g._shape) for g in made]
+    assert got == [(cls, cells[i : i + size], shape) for i in range(0, len(cells), size)]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.lists(st.integers(0, len(_OBJECTS) - 1), max_size=4),
+    container=st.sampled_from([list, tuple, iter, set]),
+    cls=st.sampled_from(_CLASSES),
+)
+def test_batch_cells_takes_any_sequence_and_class(
+    picks: list[int], container: Any, cls: type
+) -> None:
+    """_engine.batch_cells joins only exact instances of ``cls`` with set slots; for anything
+    else it gives None or refuses the class."""
+    items = [_OBJECTS[i] for i in picks]
+    grids = container(items) if container is not set else set(map(id, items))
+    joined = call(_engine.batch_cells, grids, cls)
+    if joined is not None:
+        assert cls is Grid and items and all(g is _PLAIN for g in items)
+        assert joined == (_PLAIN.shape, _PLAIN.cells * len(items))

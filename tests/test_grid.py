@@ -80,8 +80,16 @@ def test_grids_keep_the_collector_out_only_of_plain_grids() -> None:
         _engine.grids(Grid, shape, bytes(17), 16)
     with pytest.raises(ValueError, match="size must be at least 1, got 0"):
         _engine.grids(Grid, shape, bytes(16), 0)
-    with pytest.raises(AttributeError):
+    with pytest.raises(TypeError, match="cannot make int instances"):
         _engine.grids(int, shape, bytes(16), 16)
+    with pytest.raises(TypeError, match="has no slot _cells"):
+        _engine.grids(type("Bare", (), {}), shape, bytes(16), 16)
+
+    class Held(dict):  # type: ignore[type-arg]  # a built-in's state that tp_alloc leaves unset
+        __slots__ = ("_cells", "_shape")
+
+    with pytest.raises(TypeError, match="cannot make Held instances"):
+        _engine.grids(Held, shape, bytes(16), 16)
 
 
 def test_batch_cells_takes_only_the_common_case() -> None:

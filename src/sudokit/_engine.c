@@ -1947,16 +1947,34 @@ done:
 }
 
 /* The slot `name` of instances of cls (a member descriptor, as __slots__ makes), new reference;
- * NULL with AttributeError or TypeError set when cls has none. */
+ * NULL with TypeError set when cls has none (an AttributeError looking it up becomes one: the
+ * argument is of the wrong type). */
 static PyObject *slot_of(PyTypeObject *cls, const char *name)
 {
     PyObject *d = PyObject_GetAttrString((PyObject *)cls, name);
-    if (d && (!Py_TYPE(d)->tp_descr_get || !Py_TYPE(d)->tp_descr_set ||
-              !PyObject_TypeCheck(d, &PyMemberDescr_Type))) {
+    if (!d) {
+        if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s has no slot %s", cls->tp_name, name);
+        }
+        return NULL;
+    }
+    if (!Py_TYPE(d)->tp_descr_get || !Py_TYPE(d)->tp_descr_set || !PyObject_TypeCheck(d, &PyMemberDescr_Type)) {
         PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", cls->tp_name, name);
         Py_CLEAR(d);
     }
     return d;
+}
+
+/* Whether object.__new__(cls) may make instances of cls: its nearest base that is not a
+ * heap type is made by object's tp_new (the test object.__new__ makes, so that tp_alloc alone
+ * never leaves a dict, a list or another built-in's state unset). */
+static int plain_object_type(PyTypeObject *cls)
+{
+    PyTypeObject *base = cls;
+    while (base && (base->tp_flags & Py_TPFLAGS_HEAPTYPE))
+        base = base->tp_base;
+    return base && base->tp_new == PyBaseObject_Type.tp_new;
 }
 
 /* grids(cls, shape, cells, size) -> list: len(cells) // size new instances of cls, made as
@@ -1981,7 +1999,11 @@ static PyObject *py_grids(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "expected a multiple of %zd bytes, got %zd", size, buf.len);
         goto done;
     }
-    if (!cls->tp_alloc || !(cells_slot = slot_of(cls, "_cells")) || !(shape_slot = slot_of(cls, "_shape")))
+    if (!cls->tp_alloc || !plain_object_type(cls) || (cls->tp_flags & Py_TPFLAGS_IS_ABSTRACT)) {
+        PyErr_Format(PyExc_TypeError, "cannot make %s instances without calling it", cls->tp_name);
+        goto done;
+    }
+    if (!(cells_slot = slot_of(cls, "_cells")) || !(shape_slot = slot_of(cls, "_shape")))
         goto done;
     descrsetfunc set_cells = Py_TYPE(cells_slot)->tp_descr_set, set_shape = Py_TYPE(shape_slot)->tp_descr_set;
     /* Instances that hold nothing but the two slots (no __dict__, no other slot) hold a bytes
