@@ -37,8 +37,6 @@ static inline int ch_popcount(ch_mask_t m) { return dm_count(m); }
 static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
 /* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
 static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
-/* The same without branches. */
-static inline int ch_two_bits_nb(ch_mask_t m) { ch_mask_t r = m & (m - 1); return (r != 0) & ((r & (r - 1)) == 0); }
 static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
 /* ------------------------------------------------------------------ geometry */
