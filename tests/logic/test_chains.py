@@ -7,12 +7,13 @@ whole solve path's ER with ``se_rated_dev.csv``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 
 import sudokit
-from sudokit import Grid, Shape
+from sudokit import Grid, Shape, random_grid
 from sudokit.logic import (
     SE_ORDER,
     TECHNIQUES,
@@ -233,6 +234,33 @@ def test_other_shapes_c_matches_python(producers: tuple[str, ...]) -> None:
     for seed in range(3):
         generated = sudokit.generate(shape=Shape(2, 3), seed=seed)
         _same(Candidates.from_grid(generated.puzzle), producers)
+
+
+@pytest.mark.parametrize("shape", [Shape(4, 4), Shape(4, 5)], ids=str)
+def test_both_sides_of_the_bit_set_limit_match_python(shape: Shape) -> None:
+    """Grids up to 4096 candidates (16x16) intersect closures and filter reductions as bit sets;
+    larger ones (20x20 here) keep the list path. Both against the reference, on positions
+    thinned to a few candidates a cell (wrong ones only), so that the reference is quick."""
+    rng = random.Random(f"bits{shape}")
+    solution = random_grid(shape, seed=rng.randrange(1 << 30))
+    cells = list(solution.cells)
+    for c in rng.sample(range(shape.size), shape.size // 2):
+        cells[c] = 0
+    state = Candidates.from_grid(Grid.unchecked(shape, bytes(cells)))
+    found = 0
+    for keep in (0.05, 0.15):
+        thin = state.copy()
+        for cell in thin.empty_cells():
+            for digit in range(1, thin.n + 1):
+                wrong = solution[cell] != digit and thin.cand[cell] >> (digit - 1) & 1
+                if wrong and rng.random() > keep:
+                    thin.eliminate(cell, digit)
+        for name in ("forcing", "multiple", "dynamic"):
+            fast, slow = PAIRS[name]
+            steps = _fields(fast(thin))
+            assert steps == _fields(slow(thin)), (name, keep)
+            found += len(steps)
+    assert found  # the positions give chains to compare
 
 
 def test_chains_alone_solve_and_never_err() -> None:
