@@ -255,6 +255,8 @@ static int ch_iv_push2(ch_IVec *v, int x, int y) {
 typedef struct {
     int key, cause, pstart, np;
     int nested_cx;          /* complexity of the nested hint that produced it, or -1 */
+    int depth;              /* nodes along first parents, itself included: distinct potentials
+                               (a chain never repeats one), so at most its ancestor count */
     uint64_t nested_sig;    /* FullChain identity of that hint */
 } ch_Node;
 
@@ -365,7 +367,7 @@ static inline int ch_node_new(ch_Engine *e, int key, int cause) {
     if (__builtin_expect(e->nnodes == e->capnodes, 0)) return ch_node_grow(e, key, cause);
     ch_Node *nd = e->nodes + e->nnodes;
     nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
-    nd->nested_cx = -1; nd->nested_sig = 0;
+    nd->nested_cx = -1; nd->depth = 1; nd->nested_sig = 0;
     return e->nnodes++;
 }
 
@@ -378,14 +380,14 @@ static int ch_node_grow(ch_Engine *e, int key, int cause) {
             e->failed = 1;
             nd = e->nodes + e->capnodes;
             nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
-            nd->nested_cx = -1; nd->nested_sig = 0;
+            nd->nested_cx = -1; nd->depth = 1; nd->nested_sig = 0;
             return e->capnodes;
         }
         e->nodes = a; e->capnodes *= 2;
     }
     nd = e->nodes + e->nnodes;
     nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 0;
-    nd->nested_cx = -1; nd->nested_sig = 0;
+    nd->nested_cx = -1; nd->depth = 1; nd->nested_sig = 0;
     return e->nnodes++;
 }
 
@@ -401,11 +403,12 @@ static int ch_node_reserve(ch_Engine *e, int k) {
     return 0;
 }
 
-/* A node with the one parent ``parent``, where ch_node_reserve made room. */
-static inline int ch_node_reserved(ch_Engine *e, int key, int cause, int parent) {
+/* A node with the one parent ``parent`` (whose depth is depth - 1), where ch_node_reserve
+ * made room. */
+static inline int ch_node_reserved(ch_Engine *e, int key, int cause, int parent, int depth) {
     ch_Node *nd = e->nodes + e->nnodes;
     nd->key = key; nd->cause = cause; nd->pstart = e->par.len; nd->np = 1;
-    nd->nested_cx = -1; nd->nested_sig = 0;
+    nd->nested_cx = -1; nd->depth = depth; nd->nested_sig = 0;
     e->par.a[e->par.len++] = parent;
     return e->nnodes++;
 }
@@ -413,7 +416,7 @@ static inline int ch_node_reserved(ch_Engine *e, int key, int cause, int parent)
 /* Add a parent to the node created last. */
 static void ch_node_parent(ch_Engine *e, int node, int parent) {
     if (ch_iv_push(&e->par, parent)) e->failed = 1;
-    else e->nodes[node].np++;
+    else if (e->nodes[node].np++ == 0) e->nodes[node].depth = e->nodes[parent].depth + 1;
 }
 
 static int ch_first_parent(const ch_Engine *e, int node) {
@@ -529,6 +532,7 @@ static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) 
     }
     e->par.len += np;
     e->nodes[q].np = np;
+    e->nodes[q].depth = e->nodes[p].depth + 1;
     return q;
 }
 
@@ -1195,17 +1199,17 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 
-/* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``
- * (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
+/* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``, the
+ * node's depth ``depth`` (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
  * (return 1, with the two nodes), else a new node unless cand is "off" already. */
-static inline int ch_on_off(ch_Engine *e, int p, int cand, int cause, int *absurd_on, int *absurd_off) {
+static inline int ch_on_off(ch_Engine *e, int p, int depth, int cand, int cause, int *absurd_on, int *absurd_off) {
     if (e->on_map[cand] >= 0) {
         *absurd_on = e->on_map[cand];
-        *absurd_off = ch_node_reserved(e, cand * 2, cause, p);
+        *absurd_off = ch_node_reserved(e, cand * 2, cause, p, depth);
         return 1;
     }
     if (e->off_map[cand] < 0) {
-        e->off_map[cand] = ch_node_reserved(e, cand * 2, cause, p);
+        e->off_map[cand] = ch_node_reserved(e, cand * 2, cause, p, depth);
         e->off_ord.a[e->off_ord.len++] = cand;
     }
     return 0;
@@ -1235,7 +1239,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 /* the hot loop: getOnToOff's potentials (ch_on_to_off, without live sets) taken
                  * as they are made; an "off" has one parent (no hidden ones), so room for all of
                  * them is made first and the nodes are written directly */
-                int pc = e->on_ord.a[hon++], p = e->on_map[pc];
+                int pc = e->on_ord.a[hon++], p = e->on_map[pc], pdepth = e->nodes[p].depth + 1;
                 const ch_CandGeo *cg = g->cg + pc;
                 int c = cg->cell, d = cg->digit;
                 if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
@@ -1244,7 +1248,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 }
                 if (y_links)
                     for (ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d); m; m &= m - 1)
-                        if (ch_on_off(e, p, c * n + ch_lowbit(m), CH_CAUSE_CELL, absurd_on, absurd_off)) {
+                        if (ch_on_off(e, p, pdepth, c * n + ch_lowbit(m), CH_CAUSE_CELL, absurd_on, absurd_off)) {
                             found = 1;
                             goto done;
                         }
@@ -1252,7 +1256,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 for (int t = 0; t < 3; t++) {
                     const int *uc = g->unit_cells + cg->ucells[t];
                     for (ch_mask_t m = e->pos[cg->pos[t]] & ~skip[t]; m; m &= m - 1)
-                        if (ch_on_off(e, p, uc[ch_lowbit(m)] * n + d, cg->unit[t], absurd_on, absurd_off)) {
+                        if (ch_on_off(e, p, pdepth, uc[ch_lowbit(m)] * n + d, cg->unit[t], absurd_on, absurd_off)) {
                             found = 1;
                             goto done;
                         }
@@ -2190,28 +2194,12 @@ static void ch_rule_nested(ch_Engine *e, ch_Engine *in, const ch_mask_t *src, ch
     if (o < 0) {
         ch_engine_run(in, e->values, e->cand, e);
         if (in->failed) { e->failed = 1; return; }
-        /* each finding's record (and complexity) in discovery order, then the records in
-         * SE's order */
-        int nh = in->nhints, *at = malloc(sizeof(int) * ((size_t)nh + 1));
-        ch_IVec each = {0}, body = {0};
-        if (!at) in->failed = 1;
-        for (int i = 0; i < nh && !in->failed; i++) {
-            if (in->nesting >= 2) ch_hint_complexity(in, in->hints + i);
-            at[i] = each.len;
-            ch_memo_record(m, in, in->hints + i, &each);
-        }
+        /* the findings SE keeps (LinkedHashSet), in its order, each with its record */
         int *order = NULL, norder = 0;
-        if (!in->failed && !ch_out_of_memory) {
-            at[nh] = each.len;
-            ch_engine_sort(in, &order, &norder);
-            if (ch_iv_reserve(&body, each.len)) in->failed = 1;
-        }
-        for (int k = 0; k < norder && !in->failed; k++) {
-            int i = order[k], len = at[i + 1] - at[i];
-            memcpy(body.a + body.len, each.a + at[i], sizeof(int) * (size_t)len);
-            body.len += len;
-        }
-        free(order); free(at); free(each.a);
+        ch_IVec body = {0};
+        ch_engine_sort(in, &order, &norder);
+        for (int k = 0; k < norder && !in->failed; k++) ch_memo_record(m, in, in->hints + order[k], &body);
+        free(order);
         if (!in->failed && !ch_out_of_memory) o = ch_memo_put(m, h, e->memokey, &body);
         free(body.a);
         if (o < 0) { e->failed = 1; return; }
@@ -2387,33 +2375,59 @@ static int ch_same_removable(const ch_Engine *e, const ch_Hint *a, const ch_Hint
     return memcmp(e->rem.a + a->rstart, e->rem.a + b->rstart, sizeof(int) * a->nrem) == 0;
 }
 
-/* Sorted, de-duplicated hint order (SE's getHintList then LinkedHashSet). */
+static int ch_ancestors_capped(ch_Engine *e, int node, int cap);
+
+/* SE's getHintList then LinkedHashSet: the hints in SE's order (ch_hint_before), each kept
+ * unless one before it has the same removable. That is the first in SE's order of each
+ * removable, in SE's order, and only those get a complexity: a hint is measured against the
+ * best of its removable so far, its node count counted only while it can still come first
+ * (as ch_find does; in a dynamic engine most hints lose so). Engines that nest count each
+ * hint in full (their complexity is no node count). */
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
-    int *ord = malloc(sizeof(int) * (e->nhints + 1));
-    if (!ord) { e->failed = 1; *order = NULL; *norder = 0; return; }
-    for (int i = 0; i < e->nhints; i++) ord[i] = i;
-    int *tmp = malloc(sizeof(int) * (e->nhints + 1));
-    if (!tmp) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
-    ch_sort_hints(e, ord, tmp, e->nhints);
-    free(tmp);
-    /* the hints kept so far, by a hash of their removable (hint + 1 per slot, 0: free) */
-    int cap = 16;
-    while (cap < 2 * e->nhints) cap *= 2;
-    int *tab = calloc((size_t)cap, sizeof(int));
-    if (!tab) { free(ord); e->failed = 1; *order = NULL; *norder = 0; return; }
+    int nh = e->nhints, cap = 16;
+    while (cap < 2 * nh) cap *= 2;
+    int *ord = malloc(sizeof(int) * ((size_t)nh + 1)), *tmp = malloc(sizeof(int) * ((size_t)nh + 1));
+    int *tab = calloc((size_t)cap, sizeof(int));  /* per removable, its best hint + 1 (0: free) */
+    if (!ord || !tmp || !tab) {
+        free(ord); free(tmp); free(tab);
+        e->failed = 1; *order = NULL; *norder = 0;
+        return;
+    }
     int k = 0;
-    for (int i = 0; i < e->nhints; i++) {
-        const ch_Hint *h = e->hints + ord[i];
+    for (int i = 0; i < nh && !e->failed; i++) {
+        ch_Hint *h = e->hints + i;
         uint64_t hv = (uint64_t)h->nrem;
         for (int r = 0; r < h->nrem; r++) hv = ch_mix(hv, (uint64_t)e->rem.a[h->rstart + r]);
-        int slot = (int)(hv & (uint64_t)(cap - 1)), dup = 0;
+        int slot = (int)(hv & (uint64_t)(cap - 1));
         for (; tab[slot]; slot = (slot + 1) & (cap - 1))
-            if (ch_same_removable(e, e->hints + tab[slot] - 1, h)) { dup = 1; break; }
-        if (dup) continue;
-        tab[slot] = ord[i] + 1;
-        ord[k++] = ord[i];
+            if (ch_same_removable(e, e->hints + tab[slot] - 1, h)) break;
+        int b = tab[slot] - 1;
+        if (b >= 0 && e->nesting < 2) {
+            /* the count at which h can no longer come before b: one past b's count when the
+             * bases are the same (the bonus never falls as the count grows) */
+            const ch_Hint *hb = e->hints + b;
+            int lim = h->base == hb->base ? hb->complexity + 1 : ch_prune_at(h->base, hb->difficulty, hb->complexity);
+            int flat = 0, ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
+            /* in dynamic chains (a potential has one node a closure) the targets' depths bound
+             * the count from below: often enough to tell */
+            for (int t = 0; t < ntarg && flat < lim && e->dynamic; t++) flat += e->nodes[e->targ.a[h->tstart + t]].depth;
+            if (flat >= lim) continue;
+            flat = 0;
+            for (int t = 0; t < ntarg && flat < lim; t++)
+                flat += ch_ancestors_capped(e, e->targ.a[h->tstart + t], lim - flat);
+            if (flat >= lim) continue;
+            h->complexity = flat;
+            h->difficulty = h->base + ch_length_bonus(flat);
+        } else {
+            ch_hint_complexity(e, h);
+        }
+        if (b < 0) ord[k++] = slot;  /* a new removable: its slot */
+        if (b < 0 || ch_hint_before(e, i, b)) tab[slot] = i + 1;
     }
-    free(tab);
+    /* the best of each removable (slots stay put), in SE's order */
+    for (int j = 0; j < k; j++) ord[j] = tab[ord[j]] - 1;
+    ch_sort_hints(e, ord, tmp, k);
+    free(tmp); free(tab);
     *order = ord; *norder = k;
 }
 
