@@ -335,6 +335,8 @@ struct ch_Engine {
     ch_Closure sink;           /* closure id -1: where a closure goes when storing one failed */
     ch_IVec cpool;             /* (cand, node) pairs */
     int *cache;             /* cand -> closure id or -1 */
+    int *cslot;             /* bit sets: ch_common_hints' row of each potential in common */
+    ch_IVec common;         /* and its rows */
     /* scratch */
     int *stamp; int gen;    /* size 2 * ncand */
     int *scratch;           /* size ncand */
@@ -1494,21 +1496,28 @@ static int ch_bits_and(const ch_Engine *e, uint64_t *acc, int id) {
  * retaining, in that order, the closures' sides one after another leaves. */
 static void ch_common_hints(ch_Engine *e, int kind, const int *ids, int np, const uint64_t *acc, int source,
                             int region, int value) {
-    int chains[SUDOKIT_MAX_SIDE];
+    ch_IVec *rows = &e->common;  /* per potential, its node in each closure (np ints) */
     for (int side = 0; side < 2; side++) {
         const uint64_t *bits = acc + side * e->bw;
-        const ch_Closure *first = ch_clos_at(e, ids[0]);
-        int start = side == 0 ? first->on_start : first->off_start, len = side == 0 ? first->on_len : first->off_len;
-        for (int i = 0; i < len; i++) {
-            int cand = e->cpool.a[start + 2 * i];
-            if (!(bits[cand >> 6] >> (cand & 63) & 1)) continue;
-            chains[0] = e->cpool.a[start + 2 * i + 1];  /* the first closure's, read here */
-            for (int k = 1; k < np; k++) {
-                const ch_Closure *cl = ch_clos_at(e, ids[k]);
-                chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
-                                      : ch_clos_get(e, cl->off_start, cl->off_len, cand);
+        int m = 0;
+        for (int k = 0; k < np; k++) {
+            /* each closure's side once: the potentials in common, numbered in the first
+             * closure's order (cslot), each closure's node put in that potential's row */
+            const ch_Closure *cl = ch_clos_at(e, ids[k]);
+            int start = side == 0 ? cl->on_start : cl->off_start, len = side == 0 ? cl->on_len : cl->off_len;
+            const int *a = e->cpool.a + start;
+            if (k == 0 && ch_iv_reserve(rows, len * np)) { e->failed = 1; return; }
+            for (int i = 0; i < 2 * len; i += 2) {
+                int cand = a[i];
+                if (!(bits[cand >> 6] >> (cand & 63) & 1)) continue;
+                if (k == 0) e->cslot[cand] = m++;
+                rows->a[e->cslot[cand] * np + k] = a[i + 1];
             }
-            ch_reduction_hint(e, kind, e->cpool.a[start + 2 * i + 1], chains, np, source, region, value);
+            if (!m) break;
+        }
+        for (int j = 0; j < m; j++) {
+            const int *chains = rows->a + j * np;
+            ch_reduction_hint(e, kind, chains[0], chains, np, source, region, value);
         }
     }
 }
@@ -2264,7 +2273,8 @@ static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int 
     if (g->ncand <= CH_REACH_MAX) {  /* the closures' bit sets, and the sink's (empty) */
         e->bw = (g->ncand + 63) / 64;
         e->cbits = calloc(2 * (size_t)e->bw * ((size_t)e->capclos + 1), sizeof(uint64_t));
-        if (!e->cbits) { ch_engine_free(e); return NULL; }
+        e->cslot = malloc(sizeof(int) * (size_t)g->ncand);
+        if (!e->cbits || !e->cslot) { ch_engine_free(e); return NULL; }
     }
     if (nesting >= 2) {
         e->memokey = malloc(sizeof(int) * (size_t)ch_memo_words(g));
@@ -2303,7 +2313,7 @@ static void ch_engine_free(ch_Engine *e) {
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
-    free(e->targ.a); free(e->clos); free(e->cbits); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
+    free(e->targ.a); free(e->clos); free(e->cbits); free(e->cslot); free(e->common.a); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
     free(e);
 }
 
