@@ -1201,9 +1201,9 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
 
 static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out);
 
-/* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``, the
- * node's depth ``depth`` (do_chaining's hot loop, where room was made): a contradiction when cand is "on" already
- * (return 1, with the two nodes), else a new node unless cand is "off" already. */
+/* One "off" potential of candidate ``cand`` deduced from "on" node p by rule ``cause``, its
+ * depth ``depth`` (do_chaining's hot loop, where room was made): a contradiction when cand is
+ * "on" already (return 1, with the two nodes), else a new node unless cand is "off" already. */
 static inline int ch_on_off(ch_Engine *e, int p, int depth, int cand, int cause, int *absurd_on, int *absurd_off) {
     if (e->on_map[cand] >= 0) {
         *absurd_on = e->on_map[cand];
