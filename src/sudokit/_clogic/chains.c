@@ -340,7 +340,7 @@ struct ch_Engine {
     /* scratch */
     int *stamp; int gen;    /* size 2 * ncand */
     int *scratch;           /* size ncand */
-    ch_IVec bfs_a, bfs_b;
+    ch_IVec bfs_a;          /* ch_walk's queue */
     /* inner engines for nested chains */
     ch_Engine *inner[2]; int ninner;
     /* what inner engines found on the grids met (the path's, see ch_Memo; not owned) */
@@ -624,24 +624,15 @@ static int ch_add_removable(ch_Engine *e, ch_Hint *h, int cand, int keep) {
 
 /* Count distinct keys reachable from ``node`` breadth-first (getAncestorCount); with ``list``
  * set, also record the visiting order (getChain). Uses stamp generations. */
+static int ch_walk(ch_Engine *e, int node, int cap);
+
 static int ch_ancestors(ch_Engine *e, int node, ch_IVec *list) {
-    int gen = ++e->gen;
-    ch_IVec *todo = &e->bfs_a, *next = &e->bfs_b;
-    todo->len = 0; ch_iv_push(todo, node);
-    int count = 0;
-    if (list) list->len = 0;
-    while (todo->len) {
-        next->len = 0;
-        for (int i = 0; i < todo->len; i++) {
-            int p = todo->a[i];
-            const ch_Node *nd = e->nodes + p;
-            if (e->stamp[nd->key] == gen) continue;
-            e->stamp[nd->key] = gen;
-            count++;
-            if (list) ch_iv_push(list, p);
-            for (int k = 0; k < nd->np; k++) ch_iv_push(next, e->par.a[nd->pstart + k]);
-        }
-        ch_IVec *t = todo; todo = next; next = t;
+    int count = ch_walk(e, node, INT32_MAX);
+    if (list) {
+        list->len = 0;
+        if (ch_iv_reserve(list, count)) return count;
+        memcpy(list->a, e->bfs_a.a, sizeof(int) * (size_t)count);
+        list->len = count;
     }
     return count;
 }
@@ -2109,38 +2100,29 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body)
     body->a[body->len++] = 0;
     int hgen = ++m->gen;
     uint64_t sig = 1469598103934665603ULL;
-    ch_IVec *todo = &in->bfs_a, *next = &in->bfs_b;
     int flat = 0;
     for (int t = 0; t < h->ntarg; t++) {
-        int target = in->targ.a[h->tstart + t], gen = ++in->gen, counted = h->kind != CH_K_CYCLE || t == 0;
+        int target = in->targ.a[h->tstart + t], counted = h->kind != CH_K_CYCLE || t == 0;
         sig = ch_mix(sig, (uint64_t)in->nodes[target].key + 7);
-        todo->len = 0;
-        ch_iv_push(todo, target);
-        while (todo->len) {
-            next->len = 0;
-            for (int i = 0; i < todo->len; i++) {
-                const ch_Node *nd = in->nodes + todo->a[i];
-                if (in->stamp[nd->key] == gen) continue;
-                in->stamp[nd->key] = gen;
-                flat += counted;
-                sig = ch_mix(sig, (uint64_t)nd->key);
-                int cause = nd->cause;
-                if (cause == CH_CAUSE_NONE) {
-                    if (h->kind == CH_K_CELL) cause = CH_CAUSE_CELL;
-                    else if (h->kind == CH_K_REGION) cause = h->region;
-                }
-                if ((nd->key & 1) && cause != CH_CAUSE_NONE && cause != CH_CAUSE_ADV) {
-                    int cand = nd->key >> 1;
-                    int id = cause == CH_CAUSE_CELL ? g->cell_of[cand] : g->ncell + cause * n + g->digit_of[cand];
-                    if (m->seen[id] != hgen) {
-                        m->seen[id] = hgen;
-                        if (ch_iv_push2(body, cause, cand)) { in->failed = 1; return; }
-                        body->a[at]++;
-                    }
-                }
-                for (int k = 0; k < nd->np; k++) ch_iv_push(next, in->par.a[nd->pstart + k]);
+        int len = ch_walk(in, target, INT32_MAX);
+        if (counted) flat += len;
+        for (int i = 0; i < len; i++) {
+            const ch_Node *nd = in->nodes + in->bfs_a.a[i];
+            sig = ch_mix(sig, (uint64_t)nd->key);
+            int cause = nd->cause;
+            if (cause == CH_CAUSE_NONE) {
+                if (h->kind == CH_K_CELL) cause = CH_CAUSE_CELL;
+                else if (h->kind == CH_K_REGION) cause = h->region;
             }
-            ch_IVec *tmp = todo; todo = next; next = tmp;
+            if ((nd->key & 1) && cause != CH_CAUSE_NONE && cause != CH_CAUSE_ADV) {
+                int cand = nd->key >> 1;
+                int id = cause == CH_CAUSE_CELL ? g->cell_of[cand] : g->ncell + cause * n + g->digit_of[cand];
+                if (m->seen[id] != hgen) {
+                    m->seen[id] = hgen;
+                    if (ch_iv_push2(body, cause, cand)) { in->failed = 1; return; }
+                    body->a[at]++;
+                }
+            }
         }
         sig = ch_mix(sig, 0xabcdefULL);
     }
@@ -2313,7 +2295,7 @@ static void ch_engine_free(ch_Engine *e) {
     free(e->pon.a); free(e->poff.a); free(e->ucycles.a); free(e->uchains.a); free(e->on_map); free(e->off_map); free(e->cache);
     free(e->stamp); free(e->scratch); free(e->nodes); free(e->par.a); free(e->on_ord.a);
     free(e->off_ord.a); free(e->hints); free(e->rem.a);
-    free(e->targ.a); free(e->clos); free(e->cbits); free(e->cslot); free(e->common.a); free(e->cpool.a); free(e->bfs_a.a); free(e->bfs_b.a);
+    free(e->targ.a); free(e->clos); free(e->cbits); free(e->cslot); free(e->common.a); free(e->cpool.a); free(e->bfs_a.a);
     free(e);
 }
 
@@ -2385,8 +2367,6 @@ static int ch_same_removable(const ch_Engine *e, const ch_Hint *a, const ch_Hint
     return memcmp(e->rem.a + a->rstart, e->rem.a + b->rstart, sizeof(int) * a->nrem) == 0;
 }
 
-static int ch_ancestors_capped(ch_Engine *e, int node, int cap);
-
 /* SE's getHintList then LinkedHashSet: the hints in SE's order (ch_hint_before), each kept
  * unless one before it has the same removable. That is the first in SE's order of each
  * removable, in SE's order, and only those get a complexity: a hint is measured against the
@@ -2424,7 +2404,7 @@ static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
             if (flat >= lim) continue;
             flat = 0;
             for (int t = 0; t < ntarg && flat < lim; t++)
-                flat += ch_ancestors_capped(e, e->targ.a[h->tstart + t], lim - flat);
+                flat += ch_walk(e, e->targ.a[h->tstart + t], lim - flat);
             if (flat >= lim) continue;
             h->complexity = flat;
             h->difficulty = h->base + ch_length_bonus(flat);
@@ -2615,24 +2595,32 @@ static int ch_prune_at(double base, double dbest, int cbest) {
     return lo;
 }
 
-/* getAncestorCount, stopping once ``cap`` distinct keys are counted (returns cap then). */
-static int ch_ancestors_capped(ch_Engine *e, int node, int cap) {
+/* The walk of getAncestorCount and getChain: the nodes reachable from ``node`` through their
+ * parents, breadth-first, each key once (the first node met with it), into e->bfs_a in the
+ * order visited, stopping once ``cap`` are there; their count (cap at most). A key is marked
+ * when first queued, not when taken, so the queue holds each once and no more: in first-in
+ * first-out order the first node queued with a key is the first taken with it, so the nodes
+ * and their order are those of the walk that skips a key already seen when it takes a node. */
+static int ch_walk(ch_Engine *e, int node, int cap) {
     int gen = ++e->gen;
-    ch_IVec *todo = &e->bfs_a, *next = &e->bfs_b;
-    todo->len = 0; ch_iv_push(todo, node);
-    int count = 0;
-    while (todo->len) {
-        next->len = 0;
-        for (int i = 0; i < todo->len; i++) {
-            const ch_Node *nd = e->nodes + todo->a[i];
-            if (e->stamp[nd->key] == gen) continue;
-            e->stamp[nd->key] = gen;
-            if (++count >= cap) return cap;
-            for (int k = 0; k < nd->np; k++) ch_iv_push(next, e->par.a[nd->pstart + k]);
+    ch_IVec *q = &e->bfs_a;
+    q->len = 0;
+    if (ch_iv_reserve(q, 1)) return 0;
+    e->stamp[e->nodes[node].key] = gen;
+    q->a[q->len++] = node;
+    for (int h = 0; h < q->len && q->len < cap; h++) {
+        const ch_Node *nd = e->nodes + q->a[h];
+        if (ch_iv_reserve(q, nd->np)) break;
+        const int *pp = e->par.a + nd->pstart;
+        for (int k = 0; k < nd->np; k++) {
+            int p = pp[k], key = e->nodes[p].key;
+            if (e->stamp[key] == gen) continue;
+            e->stamp[key] = gen;
+            q->a[q->len++] = p;
+            if (q->len >= cap) break;
         }
-        ch_IVec *t = todo; todo = next; next = t;
     }
-    return count;
+    return q->len < cap ? q->len : cap;
 }
 
 /* Run one producer and emit its cheapest hint (SE's order: unrounded difficulty, complexity,
@@ -2700,7 +2688,7 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
             int flat = 0;
             int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
             for (int t = 0; t < ntarg && flat < cap; t++)
-                flat += ch_ancestors_capped(e, e->targ.a[h->tstart + t], cap - flat);
+                flat += ch_walk(e, e->targ.a[h->tstart + t], cap - flat);
             if (flat >= cap) continue;
         }
         ch_hint_complexity(e, h);
