@@ -626,16 +626,6 @@ static int ch_add_removable(ch_Engine *e, ch_Hint *h, int cand, int keep) {
  * set, also record the visiting order (getChain). Uses stamp generations. */
 static int ch_walk(ch_Engine *e, int node, int cap);
 
-static int ch_ancestors(ch_Engine *e, int node, ch_IVec *list) {
-    int count = ch_walk(e, node, INT32_MAX);
-    if (list) {
-        list->len = 0;
-        if (ch_iv_reserve(list, count)) return count;
-        memcpy(list->a, e->bfs_a.a, sizeof(int) * (size_t)count);
-        list->len = count;
-    }
-    return count;
-}
 
 static uint64_t ch_mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -645,23 +635,22 @@ static uint64_t ch_mix(uint64_t h, uint64_t x) {
 static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
     int flat = 0;
     if (e->nesting < 2) {
-        if (h->kind == CH_K_CYCLE) flat = ch_ancestors(e, e->targ.a[h->tstart], NULL);
+        if (h->kind == CH_K_CYCLE) flat = ch_walk(e, e->targ.a[h->tstart], INT32_MAX);
         else
-            for (int t = 0; t < h->ntarg; t++) flat += ch_ancestors(e, e->targ.a[h->tstart + t], NULL);
+            for (int t = 0; t < h->ntarg; t++) flat += ch_walk(e, e->targ.a[h->tstart + t], INT32_MAX);
     }
     int nested = 0;
     if (e->nesting >= 2) {
         /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped;
          * the walk that lists a target's chain counts it too (getAncestorCount) */
-        ch_IVec list = {0};
         /* the first 256 distinct signatures met (as a list of 256 would keep), in a hash set */
         uint64_t seen[1024]; unsigned char used[1024]; int nseen = 0;
         memset(used, 0, sizeof used);
         for (int t = 0; t < h->ntarg; t++) {
-            int count = ch_ancestors(e, e->targ.a[h->tstart + t], &list);
+            int count = ch_walk(e, e->targ.a[h->tstart + t], INT32_MAX);
             if (h->kind != CH_K_CYCLE || t == 0) flat += count;
-            for (int i = 0; i < list.len; i++) {
-                const ch_Node *nd = e->nodes + list.a[i];
+            for (int i = 0; i < count; i++) {
+                const ch_Node *nd = e->nodes + e->bfs_a.a[i];
                 if (nd->nested_cx < 0) continue;
                 uint64_t sig = nd->nested_sig;
                 int slot = (int)((sig ^ sig >> 31) * 0x9e3779b97f4a7c15ULL >> 54), dup = 0;
@@ -671,7 +660,6 @@ static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
                 nested += nd->nested_cx;
             }
         }
-        free(list.a);
     }
     h->complexity = flat + nested;
     h->difficulty = h->base + ch_length_bonus(h->complexity);
@@ -2493,7 +2481,7 @@ static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out)
     lstep_complexity(out, h->complexity);
     /* eliminations, sorted by cell then digit, unique; a placement of an "on" result */
     int *rem = malloc(sizeof(int) * (size_t)(h->nrem + 1));
-    ch_IVec chain = {0}, tmp = {0};
+    ch_IVec tmp = {0};
     uint64_t *table = NULL;
     if (!rem) { out->failed = 1; goto end; }
     memcpy(rem, e->rem.a + h->rstart, sizeof(int) * (size_t)h->nrem);
@@ -2516,9 +2504,9 @@ static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out)
     dmask digits = 0;
     int nlinks_max = 0;
     for (int t = 0; t < ntarg; t++) {
-        ch_ancestors(e, targets[t], &chain);
-        for (int i = 0; i < chain.len; i++) {
-            const ch_Node *nd = e->nodes + chain.a[i];
+        int len = ch_walk(e, targets[t], INT32_MAX);
+        for (int i = 0; i < len; i++) {
+            const ch_Node *nd = e->nodes + e->bfs_a.a[i];
             int cand = nd->key >> 1;
             nlinks_max += nd->np;
             if (e->scratch[cand] == gen_cand) continue;
@@ -2538,9 +2526,9 @@ static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out)
     table = calloc(tsize, sizeof(uint64_t));
     if (!table) { out->failed = 1; goto end; }
     for (int t = 0; t < ntarg; t++) {
-        ch_ancestors(e, targets[t], &chain);
-        for (int i = 0; i < chain.len; i++) {
-            const ch_Node *nd = e->nodes + chain.a[i];
+        int len = ch_walk(e, targets[t], INT32_MAX);
+        for (int i = 0; i < len; i++) {
+            const ch_Node *nd = e->nodes + e->bfs_a.a[i];
             if (nd->np > 6) continue;
             int cand2 = nd->key >> 1;
             for (int k = 0; k < nd->np; k++) {
@@ -2576,7 +2564,7 @@ static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out)
     for (int t = 0; t < ntarg; t++) ch_emit_spine(e, targets[t], &tmp, out);
     if (ch_out_of_memory) out->failed = 1;
 end:
-    free(rem); free(table); free(chain.a); free(tmp.a);
+    free(rem); free(table); free(tmp.a);
     if (out->failed) lstep_cancel(out);
     else lstep_end(out);
 }
