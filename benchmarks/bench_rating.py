@@ -5,10 +5,13 @@
     python benchmarks/bench_rating.py --repeat 5       # each puzzle's fastest of 5 runs
     python benchmarks/bench_rating.py --no-dev --hardest 100 --limit-seconds 60 --out base.jsonl
     python benchmarks/bench_rating.py --no-dev --hardest 100 --against base.jsonl
+    python benchmarks/bench_rating.py --no-dev --hardest 100 --beside ../venv-base/bin/python
 
 The second pair compares two builds on hardest_1106 (run the first with the other build's
 interpreter): puzzle by puzzle, a puzzle the other build gave up on counting with the time it
-spent, so the speedup over all of them is a lower bound.
+spent, so the speedup over all of them is a lower bound. ``--beside`` compares them in the
+same minutes: the other build (its interpreter running this script) rates the rows in a second
+process, on the other core, while this build rates them again and again until it is done.
 
 For ``se_rated_dev.csv``: ER exact on all and on ER < 6.5, EP and ED exact, time per puzzle by
 ER band (median, 90th percentile) and the total (the sum of the puzzles' times: with
@@ -27,7 +30,9 @@ import csv
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -103,15 +108,32 @@ def dev(limit: int | None, repeat: int = 1) -> None:
             )
 
 
-def hardest(count: int, limit: float | None, out: str | None, against: str | None) -> None:
+def hardest(
+    count: int, limit: float | None, out: str | None, against: str | None, beside: str | None
+) -> None:
     """Rate the first ``count`` rated rows of hardest_1106.csv, each given at most ``limit``
     seconds (wall clock, checked between steps); with ``out``, write each puzzle's times to
-    that file as JSON lines; with ``against``, compare with such a file from another build."""
+    that file as JSON lines; with ``against``, compare with such a file from another build;
+    with ``beside``, an interpreter of another build, rate them with it meanwhile (``side``)."""
     path = data_file("hardest_1106.csv")
     if path is None:
         return
     with path.open(encoding="utf-8") as f:
         rows = [r for r in csv.DictReader(f) if r["er"]][:count]
+    if beside:
+        side(rows, limit, beside)
+        return
+    each = rate_rows(rows, limit)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            for record in each:
+                print(json.dumps(record), file=f)
+    if against:
+        compare(each, against)
+
+
+def rate_rows(rows: list[dict[str, str]], limit: float | None) -> list[dict[str, Any]]:
+    """Rate hardest_1106 rows (see ``hardest``), emit the totals and return each one's times."""
     close = done = 0
     each: list[dict[str, object]] = []
     t0, c0 = time.perf_counter(), time.process_time()
@@ -148,12 +170,46 @@ def hardest(count: int, limit: float | None, out: str | None, against: str | Non
             "cpu_seconds": round(time.process_time() - c0, 2),
         }
     )
-    if out:
-        with open(out, "w", encoding="utf-8") as f:
-            for record in each:
-                print(json.dumps(record), file=f)
-    if against:
-        compare(each, against)
+    return each
+
+
+def side(rows: list[dict[str, str]], limit: float | None, python: str) -> None:
+    """Rate ``rows`` with another build in a second process (``python`` running this script)
+    and, meanwhile, with this one again and again until that process ends: both in the same
+    minutes, each on a core of its own (the machine's load moves both alike). Then the other
+    build's CPU time against each of this build's runs (compare: a lower bound where the other
+    gave up on a puzzle)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        theirs = os.path.join(tmp, "theirs.jsonl")
+        argv = [python, __file__, "--no-dev", "--hardest", str(len(rows)), "--out", theirs]
+        if limit is not None:
+            argv += ["--limit-seconds", str(limit)]
+        other = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+        runs = []
+        while True:
+            runs.append(rate_rows(rows, limit))
+            if other.poll() is not None:
+                break
+        if other.wait() != 0:
+            raise SystemExit(f"{python} {__file__} failed: exit status {other.returncode}")
+        for each in runs:
+            compare(each, theirs)
+        with open(theirs, encoding="utf-8") as f:
+            other_cpu = sum(r["cpu_seconds"] for r in map(json.loads, f))
+    mine = [sum(r["cpu_seconds"] for r in each) for each in runs]
+    emit(
+        {
+            "bench": "rating",
+            "set": "hardest_1106",
+            "beside": python,
+            "puzzles": len(rows),
+            "runs": len(runs),
+            "other_cpu_seconds": round(other_cpu, 2),
+            "cpu_seconds_mean": round(statistics.mean(mine), 2),
+            "speedup_mean": round(other_cpu / statistics.mean(mine), 2),
+            "speedup_by_run": [round(other_cpu / m, 2) for m in mine],
+        }
+    )
 
 
 def compare(ours: list[dict[str, Any]], against: str) -> None:
@@ -205,13 +261,18 @@ def main() -> None:
     )
     ap.add_argument("--out", help="write each hardest_1106 puzzle's times to this file")
     ap.add_argument("--against", help="compare with another build's --out file")
+    ap.add_argument(
+        "--beside",
+        metavar="PY",
+        help="rate the hardest rows with another build's interpreter in the same minutes",
+    )
     ap.add_argument("--no-dev", action="store_true", help="skip se_rated_dev.csv")
     args = ap.parse_args()
     emit({"bench": "rating", "event": "start", "loadavg": os.getloadavg()[0], **machine()})
     if not args.no_dev:
         dev(args.limit, args.repeat)
     if args.hardest:
-        hardest(args.hardest, args.limit_seconds, args.out, args.against)
+        hardest(args.hardest, args.limit_seconds, args.out, args.against, args.beside)
 
 
 if __name__ == "__main__":
