@@ -1200,20 +1200,23 @@ static inline int ch_on_off(ch_Engine *e, int p, int depth, int cand, int cause,
  * consequence; return 1 and the contradiction (an on node and an off node) if one is found.
  * The grid is restored on return. The queues are the sets' insertion orders (on_ord, off_ord):
  * within do_chaining a candidate enters a set once, at the end of its order, and its node
- * there is the one queued. */
-static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
+ * there is the one queued. ``dynamic``, ``y_links`` (not nishio) and ``advanced`` (nesting)
+ * are the engine's settings, given as constants by ch_do_chaining. */
+static inline __attribute__((always_inline)) int ch_chaining(ch_Engine *e, int *absurd_on, int *absurd_off,
+                                                            const int dynamic, const int y_links,
+                                                            const int advanced) {
     const ch_Geo *g = e->g;
     int n = g->n, ncell = g->ncell, nu = g->nunit;
     /* the engine's buffers: do_chaining never runs inside itself on one engine (nested
      * chains run in inner engines); the grid it starts from is always the run's, of which
      * src_buf and srcpos are the copies (ch_engine_run) */
     const ch_mask_t *src = e->src_buf;
-    int y_links = !e->nishio, found = 0;
+    int found = 0;
     ch_IVec adv = e->adv;
     adv.len = 0;
     ch_Proto made[CH_MAX_PROTO];
     int hon = 0, hoff = 0;
-    const ch_mask_t *hidden = e->dynamic ? src : NULL;
+    const ch_mask_t *hidden = dynamic ? src : NULL;
     for (;;) {
         while ((hon < e->on_ord.len || hoff < e->off_ord.len) && !e->failed) {
             if (hon < e->on_ord.len) {
@@ -1246,7 +1249,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 int pc = e->off_ord.a[hoff++], k = 0, removed = 0;
                 const ch_CandGeo *cg = g->cg + pc;
                 ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
-                if (e->dynamic && (e->cand[cg->cell] & bit)) {
+                if (dynamic && (e->cand[cg->cell] & bit)) {
                     /* getOffToOn and the removal in one go: what the cell and the digit's places in
                      * its units keep once the candidate is gone (written after the nodes are made,
                      * whose hidden parents are taken from the grid before the removal); one left
@@ -1289,7 +1292,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
                 }
             }
         }
-        if (e->failed || e->nesting <= 0) break;
+        if (e->failed || !advanced) break;
         /* both queues are drained: the advanced rules, whose "off"s go on */
         ch_advanced(e, src, &adv);
         int before = e->off_ord.len;
@@ -1300,7 +1303,7 @@ static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
         if (e->off_ord.len == before) break;
     }
 done:
-    if (e->dynamic && hoff < 6) {
+    if (dynamic && hoff < 6) {
         /* only dynamic chaining removes candidates, and only those of the "off"s it went
          * through: a few are put back one by one (each was in the grid the run began from);
          * past that, copying the grid back costs less (measured: 6 and 12 alike, 40 dearer) */
@@ -1310,12 +1313,18 @@ done:
             e->cand[cg->cell] |= (ch_mask_t)1 << cg->digit;
             for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] |= (ch_mask_t)1 << cg->idx[t];
         }
-    } else if (e->dynamic) {
+    } else if (dynamic) {
         memcpy(e->cand, src, sizeof(ch_mask_t) * ncell);
         memcpy(e->pos, e->srcpos, sizeof(ch_mask_t) * nu * n);
     }
     e->adv = adv;
     return found;
+}
+
+/* ch_chaining made for each kind of engine (the hot loop with its settings as constants). */
+static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
+    if (e->dynamic && e->nesting <= 0 && !e->nishio) return ch_chaining(e, absurd_on, absurd_off, 1, 1, 0);
+    return ch_chaining(e, absurd_on, absurd_off, e->dynamic, !e->nishio, e->nesting > 0);
 }
 
 /* Store the current sets as a closure; clear them. */
