@@ -305,6 +305,23 @@ def test_nested_level_2() -> None:
     assert [s.rating for s in seen[-2:]] == [9.8, 10.2]
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("nesting", [2, 3, 4])
+def test_nested_levels_match_the_python_reference(nesting: int) -> None:
+    """The nested levels, C against the reference, on the position where HARD first needs one:
+    their inner engines' findings (each removable's first hint in SE's order, found through
+    the path's memo) decide every field of the step, its complexity most of all. About a
+    minute of Python for the three."""
+    state = Candidates.from_grid(Grid(HARD))
+    for step in solve_steps(state, techniques=se_order(nested=True)):
+        if step.technique == "nested-forcing-chain-2":
+            break
+        apply(state, step)
+    fast = _fields(chains.find_nested(nesting)(state))
+    assert fast, nesting
+    assert fast == _fields(ref.find_nested(nesting)(state))
+
+
 def test_rejects_bad_levels() -> None:
     with pytest.raises(ValueError):
         chains.find_nested(1)
