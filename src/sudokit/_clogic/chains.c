@@ -622,48 +622,73 @@ static int ch_add_removable(ch_Engine *e, ch_Hint *h, int cand, int keep) {
     return h->nrem;
 }
 
-/* Count distinct keys reachable from ``node`` breadth-first (getAncestorCount); with ``list``
- * set, also record the visiting order (getChain). Uses stamp generations. */
 static int ch_walk(ch_Engine *e, int node, int cap);
-
 
 static uint64_t ch_mix(uint64_t h, uint64_t x) {
     h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
     return h * 0xff51afd7ed558ccdULL;
 }
 
-static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) {
-    int flat = 0;
-    if (e->nesting < 2) {
-        if (h->kind == CH_K_CYCLE) flat = ch_walk(e, e->targ.a[h->tstart], INT32_MAX);
-        else
-            for (int t = 0; t < h->ntarg; t++) flat += ch_walk(e, e->targ.a[h->tstart + t], INT32_MAX);
+static void ch_set_complexity(ch_Hint *h, int complexity) {
+    h->complexity = complexity;
+    h->difficulty = h->base + ch_length_bonus(complexity);
+}
+
+/* A hint's node count (getAncestorCount over its targets, a cycle's first only), counted only
+ * up to ``cap`` (then cap or more). In dynamic chains (a potential has one node a closure) the
+ * targets' depths bound it from below, which often tells without a walk. */
+static int ch_flat_count(ch_Engine *e, const ch_Hint *h, int cap) {
+    int flat = 0, ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
+    if (e->dynamic && cap < INT32_MAX) {
+        for (int t = 0; t < ntarg && flat < cap; t++) flat += e->nodes[e->targ.a[h->tstart + t]].depth;
+        if (flat >= cap) return flat;
+        flat = 0;
     }
-    int nested = 0;
-    if (e->nesting >= 2) {
-        /* getNestedComplexity: distinct nested chains along the chains, FullChain-deduped;
-         * the walk that lists a target's chain counts it too (getAncestorCount) */
-        /* the first 256 distinct signatures met (as a list of 256 would keep), in a hash set */
-        uint64_t seen[1024]; unsigned char used[1024]; int nseen = 0;
-        memset(used, 0, sizeof used);
-        for (int t = 0; t < h->ntarg; t++) {
-            int count = ch_walk(e, e->targ.a[h->tstart + t], INT32_MAX);
-            if (h->kind != CH_K_CYCLE || t == 0) flat += count;
-            for (int i = 0; i < count; i++) {
-                const ch_Node *nd = e->nodes + e->bfs_a.a[i];
-                if (nd->nested_cx < 0) continue;
-                uint64_t sig = nd->nested_sig;
-                int slot = (int)((sig ^ sig >> 31) * 0x9e3779b97f4a7c15ULL >> 54), dup = 0;
-                for (; used[slot]; slot = (slot + 1) & 1023) if (seen[slot] == sig) { dup = 1; break; }
-                if (dup) continue;
-                if (nseen < 256) { seen[slot] = sig; used[slot] = 1; nseen++; }
-                nested += nd->nested_cx;
-            }
+    for (int t = 0; t < ntarg && flat < cap; t++) flat += ch_walk(e, e->targ.a[h->tstart + t], cap - flat);
+    return flat;
+}
+
+/* An engine that nests: getNestedComplexity, the distinct nested chains along the chains
+ * (FullChain-deduped), over the node count (the walk that lists a target's chain counts it). */
+static void ch_nested_complexity(ch_Engine *e, ch_Hint *h) {
+    int flat = 0, nested = 0;
+    /* the first 256 distinct signatures met (as a list of 256 would keep), in a hash set */
+    uint64_t seen[1024]; unsigned char used[1024]; int nseen = 0;
+    memset(used, 0, sizeof used);
+    for (int t = 0; t < h->ntarg; t++) {
+        int count = ch_walk(e, e->targ.a[h->tstart + t], INT32_MAX);
+        if (h->kind != CH_K_CYCLE || t == 0) flat += count;
+        for (int i = 0; i < count; i++) {
+            const ch_Node *nd = e->nodes + e->bfs_a.a[i];
+            if (nd->nested_cx < 0) continue;
+            uint64_t sig = nd->nested_sig;
+            int slot = (int)((sig ^ sig >> 31) * 0x9e3779b97f4a7c15ULL >> 54), dup = 0;
+            for (; used[slot]; slot = (slot + 1) & 1023) if (seen[slot] == sig) { dup = 1; break; }
+            if (dup) continue;
+            if (nseen < 256) { seen[slot] = sig; used[slot] = 1; nseen++; }
+            nested += nd->nested_cx;
         }
     }
-    h->complexity = flat + nested;
-    h->difficulty = h->base + ch_length_bonus(h->complexity);
+    ch_set_complexity(h, flat + nested);
 }
+
+/* Measure hint h against ``cap``, the node count at which it can no longer come before the
+ * best hint so far (ch_prune_at; INT32_MAX: none): 0 when it reaches cap, else 1 with its
+ * complexity set. The node count is counted once: in full only below cap, and for an engine
+ * that nests only to rule a hint out (its complexity adds the nested chains'). */
+static int ch_measure(ch_Engine *e, ch_Hint *h, int cap) {
+    if (e->nesting >= 2) {
+        if (cap < INT32_MAX && ch_flat_count(e, h, cap) >= cap) return 0;
+        ch_nested_complexity(e, h);
+        return 1;
+    }
+    int flat = ch_flat_count(e, h, cap);
+    if (flat >= cap) return 0;
+    ch_set_complexity(h, flat);
+    return 1;
+}
+
+static void ch_hint_complexity(ch_Engine *e, ch_Hint *h) { ch_measure(e, h, INT32_MAX); }
 
 /* ------------------------------------------------------------------ forcing chain existence */
 
@@ -2083,9 +2108,8 @@ static int ch_memo_put(ch_Memo *m, uint64_t h, const int *key, const ch_IVec *bo
 
 /* Record finding h of inner engine ``in`` into body: its removable, the causes along its
  * chains (getRuleParents' walk, breadth-first from each target: the nodes in getChain's
- * order), its complexity and its FullChain signature (the same walk). The walk counts the
- * distinct potentials of each target's chain (getAncestorCount; a cycle's first target only),
- * which is h's complexity when ``in`` does not nest; one that nests has it already. */
+ * order), its complexity (ch_engine_sort measured it) and its FullChain signature (the same
+ * walk). */
 static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body) {
     const ch_Geo *g = m->g;
     int n = g->n;
@@ -2097,12 +2121,10 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body)
     body->a[body->len++] = 0;
     int hgen = ++m->gen;
     uint64_t sig = 1469598103934665603ULL;
-    int flat = 0;
     for (int t = 0; t < h->ntarg; t++) {
-        int target = in->targ.a[h->tstart + t], counted = h->kind != CH_K_CYCLE || t == 0;
+        int target = in->targ.a[h->tstart + t];
         sig = ch_mix(sig, (uint64_t)in->nodes[target].key + 7);
         int len = ch_walk(in, target, INT32_MAX);
-        if (counted) flat += len;
         for (int i = 0; i < len; i++) {
             const ch_Node *nd = in->nodes + in->bfs_a.a[i];
             sig = ch_mix(sig, (uint64_t)nd->key);
@@ -2122,10 +2144,6 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body)
             }
         }
         sig = ch_mix(sig, 0xabcdefULL);
-    }
-    if (in->nesting < 2) {
-        h->complexity = flat;
-        h->difficulty = h->base + ch_length_bonus(flat);
     }
     if (ch_iv_reserve(body, 3)) { in->failed = 1; return; }
     body->a[body->len++] = h->complexity;
@@ -2367,9 +2385,8 @@ static int ch_same_removable(const ch_Engine *e, const ch_Hint *a, const ch_Hint
 /* SE's getHintList then LinkedHashSet: the hints in SE's order (ch_hint_before), each kept
  * unless one before it has the same removable. That is the first in SE's order of each
  * removable, in SE's order, and only those get a complexity: a hint is measured against the
- * best of its removable so far, its node count counted only while it can still come first
- * (as ch_find does; in a dynamic engine most hints lose so). Engines that nest count each
- * hint in full (their complexity is no node count). */
+ * best of its removable so far (ch_measure, as ch_find does; in a dynamic engine most hints
+ * lose so). */
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
     int nh = e->nhints, cap = 16;
     while (cap < 2 * nh) cap *= 2;
@@ -2389,25 +2406,8 @@ static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
         for (; tab[slot]; slot = (slot + 1) & (cap - 1))
             if (ch_same_removable(e, e->hints + tab[slot] - 1, h)) break;
         int b = tab[slot] - 1;
-        if (b >= 0 && e->nesting < 2) {
-            /* the count at which h can no longer come before b: one past b's count when the
-             * bases are the same (the bonus never falls as the count grows) */
-            const ch_Hint *hb = e->hints + b;
-            int lim = h->base == hb->base ? hb->complexity + 1 : ch_prune_at(h->base, hb->difficulty, hb->complexity);
-            int flat = 0, ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
-            /* in dynamic chains (a potential has one node a closure) the targets' depths bound
-             * the count from below: often enough to tell */
-            for (int t = 0; t < ntarg && flat < lim && e->dynamic; t++) flat += e->nodes[e->targ.a[h->tstart + t]].depth;
-            if (flat >= lim) continue;
-            flat = 0;
-            for (int t = 0; t < ntarg && flat < lim; t++)
-                flat += ch_walk(e, e->targ.a[h->tstart + t], lim - flat);
-            if (flat >= lim) continue;
-            h->complexity = flat;
-            h->difficulty = h->base + ch_length_bonus(flat);
-        } else {
-            ch_hint_complexity(e, h);
-        }
+        const ch_Hint *hb = b >= 0 ? e->hints + b : NULL;
+        if (!ch_measure(e, h, hb ? ch_prune_at(h->base, hb->difficulty, hb->complexity) : INT32_MAX)) continue;
         if (b < 0) ord[k++] = slot;  /* a new removable: its slot */
         if (b < 0 || ch_hint_before(e, i, b)) tab[slot] = i + 1;
     }
@@ -2582,6 +2582,9 @@ end:
  * best so far (difficulty dbest, complexity cbest): base + bonus(k) above dbest, or equal with
  * k above cbest. The bonus grows with k, so this is a binary search. */
 static int ch_prune_at(double base, double dbest, int cbest) {
+    /* the best's own base (or one that rates cbest alike): one past its count, as the bonus
+     * never falls as the count grows */
+    if (base + ch_length_bonus(cbest) == dbest) return cbest + 1;
     int lo = 0, hi = 1 << 24;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
@@ -2682,13 +2685,8 @@ static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
                 cap = ch_prune_at(h->base, b->difficulty, b->complexity);
                 cap_best = best; cap_base = h->base;
             }
-            int flat = 0;
-            int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
-            for (int t = 0; t < ntarg && flat < cap; t++)
-                flat += ch_walk(e, e->targ.a[h->tstart + t], cap - flat);
-            if (flat >= cap) continue;
         }
-        ch_hint_complexity(e, h);
+        if (!ch_measure(e, h, best >= 0 ? cap : INT32_MAX)) continue;
         if (best < 0 || ch_hint_before(e, i, best)) best = i;
     }
     if (e->failed || ch_out_of_memory) { out->failed = 1; ch_sink_release(out, e); return; }
