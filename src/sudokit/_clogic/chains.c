@@ -1607,21 +1607,37 @@ static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id, int 
     }
 }
 
+/* Without bit sets: the reductions to the potentials of ``on`` and ``off`` ((cand, node) pairs
+ * of the first closure, what retaining the others left), each with its node in every closure
+ * ids[0..np), in that order. */
+static void ch_list_hints(ch_Engine *e, int kind, const int *ids, int np, const ch_IVec *on, const ch_IVec *off,
+                          int source, int region, int value) {
+    int chains[SUDOKIT_MAX_SIDE];
+    for (int side = 0; side < 2; side++) {
+        const ch_IVec *list = side == 0 ? on : off;
+        for (int i = 0; i < list->len; i += 2) {
+            int cand = list->a[i];
+            for (int k = 0; k < np; k++) {
+                const ch_Closure *cl = ch_clos_at(e, ids[k]);
+                chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
+                                      : ch_clos_get(e, cl->off_start, cl->off_len, cand);
+            }
+            ch_reduction_hint(e, kind, list->a[i + 1], chains, np, source, region, value);
+        }
+    }
+}
+
 static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id, int units) {
     const ch_Geo *g = e->g;
     int n = g->n;
     ch_mask_t bit = (ch_mask_t)1 << d;
     if (e->bw) { ch_region_chainings_bits(e, c, d, cl_id, units); return; }
     ch_IVec ron = {0}, roff = {0};
-    int pos_cl[SUDOKIT_MAX_SIDE], chains[SUDOKIT_MAX_SIDE];
+    int pos_cl[SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
+        if (!(units >> t & 1)) continue;
         int u = g->se_units[3 * c + t];
-        int card = ch_popcount(e->pos[u * n + d]);
-        if (!(card == 2 || (e->multiple && card > 2))) continue;
         const int *uc = g->unit_cells + u * n;
-        int first = -1;
-        for (int i = 0; i < n; i++) if (e->cand[uc[i]] & bit) { first = uc[i]; break; }
-        if (first != c) continue;
         int np = 0;
         for (int i = 0; i < n; i++) {
             int q = uc[i];
@@ -1643,18 +1659,7 @@ static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id, int units
             }
         }
         if (e->failed || ch_out_of_memory) break;
-        for (int side = 0; side < 2; side++) {
-            ch_IVec *list = side == 0 ? &ron : &roff;
-            for (int i = 0; i < list->len; i += 2) {
-                int cand = list->a[i];
-                for (int k = 0; k < np; k++) {
-                    ch_Closure *cl = ch_clos_at(e, pos_cl[k]);
-                    chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
-                                          : ch_clos_get(e, cl->off_start, cl->off_len, cand);
-                }
-                ch_reduction_hint(e, CH_K_REGION, list->a[i + 1], chains, np, -1, u, d + 1);
-            }
-        }
+        ch_list_hints(e, CH_K_REGION, pos_cl, np, &ron, &roff, -1, u, d + 1);
     }
     free(ron.a); free(roff.a);
 }
@@ -1688,17 +1693,17 @@ static void ch_off_branch(ch_Engine *e, int cand, const ch_Closure *on, int do_c
 static void ch_cell_chains(ch_Engine *e, int c, int card) {
     const ch_Geo *g = e->g;
     int n = g->n;
-    int dig_cl[SUDOKIT_MAX_SIDE], nd = 0, chains[SUDOKIT_MAX_SIDE];
+    int dig_cl[SUDOKIT_MAX_SIDE], nd = 0;
     ch_IVec con = {0}, coff = {0};
     uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
     int any = 1;
     /* static multiple chains (reach_off built) make only the closures of the reductions that
      * may have something in common (ch_may_share): the others give no hint */
-    int filter = e->reach.ok && e->reach.off, cell_ok = 1;
-    if (filter) {
+    int filter = e->reach.ok && e->reach.off, cell_ok = card == 2 || (e->multiple && card > 2);
+    if (filter && cell_ok) {
         int cands[SUDOKIT_MAX_SIDE] = {0}, k = 0;
         for (ch_mask_t x = e->cand[c]; x; x &= x - 1) cands[k++] = c * n + ch_lowbit(x);
-        cell_ok = (card == 2 || (e->multiple && card > 2)) && ch_may_share(e, cands, k);
+        cell_ok = ch_may_share(e, cands, k);
     }
     ch_mask_t m = e->cand[c];
     while (m && !e->failed) {
@@ -1746,23 +1751,9 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
             ch_retain(e, &coff, cl->off_start, cl->off_len);
         }
     }
-    if (!cell_ok) {
-        /* no common potential */
-    } else if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2)) && e->bw) {
-        if (any) ch_common_hints(e, CH_K_CELL, dig_cl, nd, acc, c, -1, 0);
-    } else if (!e->failed && !ch_out_of_memory && !e->nishio && nd && (card == 2 || (e->multiple && card > 2))) {
-        for (int side = 0; side < 2; side++) {
-            ch_IVec *list = side == 0 ? &con : &coff;
-            for (int i = 0; i < list->len; i += 2) {
-                int cand = list->a[i];
-                for (int k = 0; k < nd; k++) {
-                    ch_Closure *cl = ch_clos_at(e, dig_cl[k]);
-                    chains[k] = side == 0 ? ch_clos_get(e, cl->on_start, cl->on_len, cand)
-                                          : ch_clos_get(e, cl->off_start, cl->off_len, cand);
-                }
-                ch_reduction_hint(e, CH_K_CELL, list->a[i + 1], chains, nd, c, -1, 0);
-            }
-        }
+    if (cell_ok && nd && !e->nishio && !e->failed && !ch_out_of_memory) {
+        if (!e->bw) ch_list_hints(e, CH_K_CELL, dig_cl, nd, &con, &coff, c, -1, 0);
+        else if (any) ch_common_hints(e, CH_K_CELL, dig_cl, nd, acc, c, -1, 0);
     }
     free(con.a); free(coff.a);
 }
