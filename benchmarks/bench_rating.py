@@ -184,7 +184,10 @@ def side(rows: list[dict[str, str]], limit: float | None, python: str) -> None:
         argv = [python, __file__, "--no-dev", "--hardest", str(len(rows)), "--out", theirs]
         if limit is not None:
             argv += ["--limit-seconds", str(limit)]
-        other = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+        try:
+            other = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+        except OSError as err:
+            raise SystemExit(f"--beside {python}: {err}") from None
         runs = []
         while True:
             runs.append(rate_rows(rows, limit))
@@ -268,6 +271,8 @@ def main() -> None:
     )
     ap.add_argument("--no-dev", action="store_true", help="skip se_rated_dev.csv")
     args = ap.parse_args()
+    if args.beside and (not args.hardest or args.out or args.against):
+        ap.error("--beside needs --hardest N, and takes neither --out nor --against")
     emit({"bench": "rating", "event": "start", "loadavg": os.getloadavg()[0], **machine()})
     if not args.no_dev:
         dev(args.limit, args.repeat)
