@@ -4,7 +4,7 @@
     python benchmarks/bench_bank.py --quick             # smaller counts, one run each
     python benchmarks/bench_bank.py --add-only          # no random picks
     python benchmarks/bench_bank.py --postgres URL      # an existing server (admin URL)
-    python benchmarks/bench_bank.py --queries           # and docs/bank.md's query costs
+    python benchmarks/bench_bank.py --queries           # and docs/performance.md's query costs
 
 Records:
 
@@ -28,7 +28,7 @@ Records:
   (``Bank.query(..., randomly=True, limit=1)``), the SQL query alone, and the whole
   ``sudokit bank query --random`` process, in milliseconds (median of many).
 - ``queries`` (with ``--queries``): on that bank, the median time of each query of
-  docs/bank.md's cost table (:data:`QUERIES`, library calls), in milliseconds.
+  docs/performance.md's query cost table (:data:`QUERIES`, library calls), in milliseconds.
 
 Every timed record carries the load average (the machine may be shared). Before timing the
 CLI, sudokit's bytecode is brought up to date (:func:`current_bytecode`).
@@ -226,7 +226,7 @@ def _fresh(url: str, backend: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-#: The queries of docs/bank.md's cost table: (filters, query options); None is ``stats``.
+#: The queries of docs/performance.md's cost table: (filters, query options); None is ``stats``.
 QUERIES: dict[str, tuple[Filters | None, dict[str, Any]] | None] = {
     "--level hard --random --limit 1": (Filters(level=Level.HARD), {"randomly": True, "limit": 1}),
     "--er 7.0-7.5 --random --limit 1": (Filters(er=(7.0, 7.5)), {"randomly": True, "limit": 1}),
@@ -360,7 +360,7 @@ def main() -> None:
     p.add_argument("--repeats", type=int, help="runs of each add, best kept (default 3)")
     p.add_argument("--add-only", action="store_true", help="leave out the random picks")
     p.add_argument(
-        "--queries", action="store_true", help="time docs/bank.md's queries on the pick's bank"
+        "--queries", action="store_true", help="time performance.md's queries on the pick's bank"
     )
     p.add_argument("--sqlite-only", action="store_true", help="leave out PostgreSQL")
     args = p.parse_args()

@@ -103,7 +103,7 @@ static int V9(stack_step9)(S9 *s, int d, int *changed)
     x0 &= a0 * SPREAD3;
     x1 &= a1 * SPREAD3;
     x2 &= a2 * SPREAD3;
-    /* Without branches where they could go either way (C harness, timed: top1465 2% less). */
+    /* Without branches where they could go either way: a mispredicted one costs more than this. */
     uint32_t shrank = (uint32_t)(((x0 ^ f[0]) | (x1 ^ f[9]) | (x2 ^ f[18])) != 0);
     f[0] = x0;
     f[9] = x1;
@@ -165,14 +165,14 @@ static int V9(propagate9)(S9 *s, int strong)
                 /* A row left with one cell for this digit: a hidden single (in the row, or in
                  * the box, which the triad step has turned into the same thing).  No row is
                  * empty now (each keeps a triad of a permutation), so a table of the rows
-                 * with one bit finds them (C harness: 1% fewer instructions on top1465 than
-                 * a subtraction and three tests); and the singles of two rows are in two
-                 * boxes (a permutation again), so placing one leaves the other.  The lookups
+                 * with one bit finds them (fewer instructions than a subtraction and three
+                 * tests); and the singles of two rows are in two boxes (a permutation
+                 * again), so placing one leaves the other.  The lookups
                  * that gave the triads gave them too, unless the triad step changed the
-                 * board (sudoku17: 17% of the steps).  Placing them leaves this board as it
+                 * board (a minority of the steps).  Placing them leaves this board as it
                  * is (the rest of a single's row is empty, and so is the rest of its box: no
                  * other row can take that box's triad now), so they do not mark it to be
-                 * stepped again (C harness, sudoku17: 23% fewer board steps). */
+                 * stepped again, which would change nothing. */
                 uint32_t lone = (uint32_t)(rows >> 9);
                 if (kept != a) {
                     s->f[i] = a = kept;
@@ -274,11 +274,10 @@ static void V9(extract9)(const S9 *s, uint8_t *out)
  * candidates.  With an rng, a random one of those.  With `scored` (the strong searches, those
  * of solve and count), the bivalue cell whose two digits have the most candidates among its
  * peers (row, box and column), the first such in cell order: both branches then take the most
- * candidates away, and the search needs fewer nodes than from the first bivalue cell (C
- * harness, nodes a puzzle: forum_hardest count-to-2 139 -> 84, first solution 69 -> 44;
- * top1465 18.8 -> 11.8 and 11.7 -> 7.6).  Otherwise the first bivalue cell: the generator's
- * many searches of puzzles with many clues need few nodes, and scoring costs them more than
- * it saves (300 minimal puzzles: 8% more instructions).  Return the cell (band*27+bit). */
+ * candidates away, and the search needs over a third fewer nodes than from the first
+ * bivalue cell on hard puzzles.  Otherwise the first bivalue cell: the generator's many
+ * searches of puzzles with many clues need few nodes, and scoring costs them more than it
+ * saves.  Return the cell (band*27+bit). */
 static int V9(choose9)(const S9 *s, Rng *rng, int scored)
 {
     uint32_t two[3];
@@ -317,7 +316,7 @@ static int V9(choose9)(const S9 *s, Rng *rng, int scored)
 #else
                     /* Without a popcount instruction, one count instead of three: the row
                      * and box in bits 0-26, the column's cells in the other two bands above
-                     * (C harness: 9% fewer instructions in count-to-2 on forum_hardest). */
+                     * (the software popcount is the costly part, so one beats three). */
                     uint32_t cols = (s->f[9 * ((b + 1) % 3) + d] & col) |
                                     (s->f[9 * ((b + 2) % 3) + d] & col) << 1;
                     score += popcount64((fb[d] & row_box) | (uint64_t)cols << 27);
@@ -459,8 +458,8 @@ static int V9(init9)(S9 *s, const uint8_t *cells)
         bad |= (c0 & c1) | (c0 & c2) | (c1 & c2); /* twice in a column, in two bands */
         uint32_t seen_cols = (c0 | c1 | c2) * SPREAD3;
         for (int b = 0; b < 3; b++) {
-            /* Without a branch a clue (C harness, sudoku17: a loop over the clues took 7%
-             * of the mispredicted branches): a row holds two when it is not its own one-cell
+            /* Without a branch a clue (a loop over the clues is a steady source of
+             * mispredicted branches): a row holds two when it is not its own one-cell
              * row (T_ROW); then the rows' triads give the rows and boxes seen, and whether
              * two rows' clues share a box (T_SEEN). */
             uint32_t a = clue[9 * b + d];

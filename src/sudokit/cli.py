@@ -1641,7 +1641,7 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
         if jobs > 1:
             # This process only reads, stores and counts: no cyclic garbage collection while
             # the puzzles stream through (none of their tuples is in a cycle; the collector's
-            # passes over them took 10% of its time). With one job it also rates, which
+            # passes over them take a tenth of its time). With one job it also rates, which
             # may leave cycles: each chunk goes without the collector only while prepared.
             stack.enter_context(without_gc())
         # Chunks as the input gives them, read and prepared here (-j 1) or by jobs - 1

@@ -453,7 +453,8 @@ def _run(task: _Task[R]) -> R:
 
 
 # (smallest, largest) chunk of indexes a task. Quick 9x9 puzzles come in big chunks so the
-# process pool's per-task cost stays small (32 a task gave 1.5x on two cores, 512 gives 1.8x).
+# process pool's fixed cost a task (sending it to a worker, the results back) is spread over
+# hundreds of puzzles: in chunks of a few dozen it would take a large share of the run.
 # Puzzles that take milliseconds or more (rated, or with a difficulty target) come a few at a
 # time and big shapes one at a time, so that they stream out as they are made.
 _CHUNKS_QUICK = (16, 512)

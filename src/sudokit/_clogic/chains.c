@@ -1331,7 +1331,8 @@ done:
     if (dynamic && hoff < 6) {
         /* only dynamic chaining removes candidates, and only those of the "off"s it went
          * through: a few are put back one by one (each was in the grid the run began from);
-         * past that, copying the grid back costs less (measured: 6 and 12 alike, 40 dearer) */
+         * past that, copying the grid back costs less (the cutoff matters little near 6,
+         * much if it is set far higher) */
         for (int i = 0; i < hoff; i++) {
             const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
             if (!(src[cg->cell] >> cg->digit & 1)) continue;

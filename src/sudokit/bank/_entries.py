@@ -400,8 +400,8 @@ def prepare_task(
 def without_gc() -> Iterator[None]:
     """No cyclic garbage collection inside (unless it was off already): for the code that
     makes a chunk's thousands of tuples and strings, none of them in a cycle, which
-    otherwise sets off a collection every 700 of them, each visiting what is alive (10 us of
-    the 60 a puzzle that ``bank add`` took). What was made is collected after, as usual."""
+    otherwise sets off a collection every 700 of them, each visiting what is alive (a sixth
+    of the work of ``bank add``). What was made is collected after, as usual."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -88,7 +88,7 @@ runs = sa.Table(
 
 #: The indexes of schema 1 that schema 2 drops: none serves a query the bank must answer
 #: fast (random picks use ``(level, rkey)``; the rest are scans or sorts of the matches), and
-#: together they took half of SQLite's time a stored puzzle.
+#: together they cost half of SQLite's time a stored puzzle.
 _DROPPED_IN_2 = (
     "ix_puzzles_rkey",
     "ix_puzzles_er",
@@ -113,7 +113,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 #: The SQLite page cache a connection may grow to, in KiB.
 _CACHE_KIB = 65536
 #: The page size of a new SQLite bank (SQLite's default is 4096): a commit writes a quarter
-#: as many pages (WAL frames, each a write), and a 10,000-puzzle batch's commit took 40%
+#: as many pages (WAL frames, each a write), and a 10,000-puzzle batch's commit takes 40%
 #: less time (docs/bank.md).
 _PAGE_BYTES = 16384
 
