@@ -16,7 +16,7 @@ costs a few hundredths of a millisecond a request, where httpx's async client in
 about 4 ms, which on a two-core machine decides the figures. Its script
 (``benchmarks/wrk_puzzle.lua``) asks for the levels in turn, stops after the number of
 answers asked for, and counts every answer that is not a 200 with an id as an error. Without
-wrk (or with ``--client httpx``) the GETs are sent by httpx in this process, as before. Every
+wrk (or with ``--client httpx``) the GETs are sent by httpx in this process. Every
 record names the client used.
 
 Records:
