@@ -211,7 +211,7 @@ def test_a_rating_past_the_deadline_stops_the_generator() -> None:
 
     start = time.monotonic()
     with pytest.raises(GenerationError, match="within 0.5 s"):
-        generate(rating=(10.5, 11.0), timeout=0.5, seed=1)
+        generate(er=(10.5, 11.0), timeout=0.5, seed=1)
     assert time.monotonic() - start < 30  # one chaining step at most past the deadline
 
 

@@ -48,6 +48,7 @@ def test_public_names() -> None:
             "NotUniqueError",
             "Rated",
             "Record",
+            "Request",
             "SYMMETRIES",
             "Generated",
             "Shape",

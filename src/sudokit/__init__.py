@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
     from ._shape import MAX_SIDE, Shape
     from ._version import __version__
     from .canon import Canonical, Transform, canonical, canonical_id
-    from .difficulty import Rated, generate, generate_many
+    from .difficulty import Rated, Request, generate, generate_many
     from .engine import (
         count_many,
         count_solutions,
@@ -64,6 +64,7 @@ __all__ = [
     "NotUniqueError",
     "Rated",
     "Record",
+    "Request",
     "SYMMETRIES",
     "Generated",
     "Shape",
@@ -102,6 +103,7 @@ _HOMES = {
     "canonical": ".canon",
     "canonical_id": ".canon",
     "Rated": ".difficulty",
+    "Request": ".difficulty",
     "generate": ".difficulty",
     "generate_many": ".difficulty",
     "count_many": ".engine",

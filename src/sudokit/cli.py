@@ -1175,8 +1175,8 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
     from pathlib import Path
 
-    from .difficulty import generate_many, target
-    from .generator import check_options
+    from .difficulty import Request, generate_many
+    from .generator import check_timeout
     from .output import (
         OUTPUT_OPTIONS,
         csv_header,
@@ -1186,16 +1186,21 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         resume_point,
     )
 
-    difficulty = {
-        "level": args.level,
-        "rating": args.er,
-        "require": _split(args.require),
-        "allow": _split(args.allow),
-        "hodoku_level": args.hodoku_level,
-    }
     try:
-        check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
-        target(**difficulty)
+        request = Request.of(
+            shape=args.shape,
+            symmetry=args.symmetry,
+            clues=args.clues,
+            max_clues=args.max_clues,
+            minimal=True if args.minimal else None,
+            level=args.level,
+            er=args.er,
+            require=_split(args.require),
+            allow=_split(args.allow),
+            hodoku_level=args.hodoku_level,
+            rate=args.rate,
+        )
+        check_timeout(args.timeout)
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
     work = _workers(args)
@@ -1255,18 +1260,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             keep=bool(args.pdf),
         )
         batches = generate_many(
-            max(remaining, 0),
-            shape=args.shape,
-            symmetry=args.symmetry,
-            clues=args.clues,
-            max_clues=args.max_clues,
-            minimal=True if args.minimal else None,
-            seed=seed,
-            start=start,
-            timeout=args.timeout,
-            with_rating=args.rate,
-            **work,
-            **difficulty,
+            max(remaining, 0), request, seed=seed, start=start, timeout=args.timeout, **work
         ).rendered(render)
 
         def records() -> Iterator[Generated]:
@@ -1691,16 +1685,16 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
     from .bank import check_fill
 
     new = duplicates = 0
-    options: dict[str, Any] = {
-        "shape": args.shape,
-        "symmetry": args.symmetry,
-        "level": args.level,
-        "rating": args.er,
-        "require": _split(args.require),
-        "timeout": args.timeout,
-    }
     try:  # every option checked before a bank is opened, or made
-        check_fill(args.count, **options)
+        request = check_fill(
+            args.count,
+            timeout=args.timeout,
+            shape=args.shape,
+            symmetry=args.symmetry,
+            level=args.level,
+            er=args.er,
+            require=_split(args.require),
+        )
     except ValueError as e:
         raise _Fail(f"sudokit bank fill: error: {e}", 2) from None
     work = _workers(args)
@@ -1708,7 +1702,8 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(args.count, 0, err))
         try:
-            for outcome in bank.fill(args.count, seed=args.seed, **work, **options):
+            fill = bank.fill(args.count, request, seed=args.seed, timeout=args.timeout, **work)
+            for outcome in fill:
                 if outcome.new:
                     new += 1
                     bar.update(1)

@@ -20,8 +20,11 @@ singles still solve the puzzle, so what it digs already meets the target's upper
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from . import _engine, generator
 from ._grid import Grid
@@ -32,9 +35,11 @@ from .logic.hodoku import HODOKU_LEVELS
 from .rating import Level, Rating, hodoku, rate
 
 __all__ = [
+    "REQUEST_FIELDS",
     "Difficulty",
     "RateAll",
     "Rated",
+    "Request",
     "difficulty",
     "generate",
     "generate_many",
@@ -159,6 +164,206 @@ class Difficulty:
         return " and ".join(parts) or "any difficulty"
 
 
+_TEXT_NONE = "-"
+#: The fields of a :class:`Request`, in the order of its text form.
+REQUEST_FIELDS = (
+    "shape",
+    "symmetry",
+    "clues",
+    "max_clues",
+    "minimal",
+    "level",
+    "er",
+    "require",
+    "allow",
+    "hodoku_level",
+    "rate",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Request(generator.Dig):
+    """What a user asks of the generator, as one value: made and checked once, then passed
+    to :func:`generate`, :func:`generate_many`, ``Bank.fill``, the cluster's tasks, the
+    service and ``--resume`` alike.
+
+    - ``shape``, ``symmetry``, ``clues``, ``max_clues``, ``minimal``: the dig (see
+      :func:`sudokit.generator.generate`); ``minimal`` left out becomes True (dig until no
+      clue, with a symmetry no orbit of clues, can go) unless a clue target is given;
+    - ``level``, ``er=(lo, hi)``, ``require``, ``allow``, ``hodoku_level``: the difficulty
+      target (see :func:`difficulty`); ``rate``: rate every puzzle even without a target.
+
+    Text forms are accepted where a user would write them (``shape="2x3"``, ``level="hard"``,
+    ``er="6-8"``, ``require="xy-wing,fish"``) and stored in one spelling. Making one raises
+    ValueError (TypeError for a value of the wrong kind) for what no puzzle can meet, naming
+    the field; the value then holds its :class:`~sudokit.generator.Acceptance`.
+
+    :meth:`text` is its stable text form and :meth:`parse` reads it back:
+
+    >>> r = Request(shape="2x3", level="fiendish", require=["x-wing"])
+    >>> r.text()
+    'shape=2x3 symmetry=rot180 clues=- max_clues=- minimal=orbits level=fiendish er=- \
+require=x-wing allow=- hodoku_level=- rate=yes'
+    >>> Request.parse(r.text()) == r
+    True
+    """
+
+    level: Level | None = None
+    er: tuple[float, float] | None = None
+    require: tuple[str, ...] = ()
+    allow: tuple[str, ...] | None = None
+    hodoku_level: str | None = None
+    rate: bool = False
+    accept: Difficulty | RateAll | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        generator.Dig.__post_init__(self)  # (no zero-argument super() in a slotted dataclass)
+        put = object.__setattr__
+        if isinstance(self.level, str):
+            put(self, "level", Level.parse(self.level))
+        elif self.level is not None and not isinstance(self.level, Level):
+            raise TypeError(f"level must be a Level or its name, got {self.level!r}")
+        put(self, "er", _er_of(self.er))
+        put(self, "require", _names_of("require", self.require) or ())
+        put(self, "allow", _names_of("allow", self.allow))
+        if self.hodoku_level is not None:
+            put(self, "hodoku_level", _hodoku_of(self.hodoku_level))
+        accept = target(
+            level=self.level,
+            rating=self.er,
+            require=self.require or None,
+            allow=self.allow,
+            hodoku_level=self.hodoku_level,
+            with_rating=self.rate,
+        )
+        put(self, "rate", self.rate or accept is not None)
+        put(self, "accept", accept)
+
+    @classmethod
+    def of(cls, request: generator.Dig | None = None, /, **changes: Any) -> Request:
+        """``request`` with the ``changes`` given (not None) made, or a new request of
+        them: where the library's keyword arguments become one value. A plain
+        :class:`~sudokit.generator.Dig` gains the targets."""
+        given = {k: v for k, v in changes.items() if v is not None}
+        if request is None:
+            return cls(**given)
+        if not isinstance(request, Request):
+            dig = {f.name: getattr(request, f.name) for f in fields(generator.Dig)}
+            return cls(**{**dig, **given})
+        found = generator.as_dig(request, **given)
+        assert isinstance(found, Request)
+        return found
+
+    def text(self) -> str:
+        """The stable text form: ``name=value`` for every field, ``-`` for none."""
+        return " ".join(f"{name}={self._text_of(name)}" for name in REQUEST_FIELDS)
+
+    def _text_of(self, name: str) -> str:
+        value = getattr(self, name)
+        if name == "minimal" and self.minimal and self.symmetry != "none":
+            return "orbits"  # no orbit of clues can go; the records say which are minimal
+        if value is None:
+            return _TEXT_NONE
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if name == "er":
+            return f"{value[0]:g}-{value[1]:g}"
+        if isinstance(value, tuple):
+            return ",".join(value) or _TEXT_NONE
+        return str(value).lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Request:
+        """The request of :meth:`text` (fields left out keep their defaults; names this
+        value does not know, such as an output file's ``format``, are skipped). Raises
+        ValueError naming what cannot be read."""
+        given: dict[str, object] = {}
+        for item in text.split():
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"expected name=value, got {item!r}")
+            if name not in REQUEST_FIELDS or value == _TEXT_NONE:
+                continue
+            given[name] = _parsed(name, value)
+        return cls(**given)  # type: ignore[arg-type]
+
+    def key(self) -> str:
+        """The key of a bank run made of this request: what decides which puzzles a run
+        makes, in a form that never changes (fields at their defaults are left out, so a
+        field added later keeps the keys of runs made before it)."""
+        parts = [f"shape={self.shape}", f"symmetry={self.symmetry}"]
+        if self.level is not None:
+            parts.append(f"level={self.level}")
+        if self.er is not None:
+            parts.append(f"er={self._text_of('er')}")
+        if self.require:
+            parts.append("require=" + ",".join(sorted(self.require)))
+        for name in ("clues", "max_clues", "allow", "hodoku_level"):
+            if getattr(self, name) is not None:
+                parts.append(f"{name}={self._text_of(name)}")
+        if self.minimal != (self.clues is None and self.max_clues is None):
+            parts.append(f"minimal={self._text_of('minimal')}")
+        return " ".join(parts)
+
+
+def _er_of(value: object) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        lo, sep, hi = value.partition("-")
+        try:
+            pair = (float(lo), float(hi if sep else lo))
+        except ValueError:
+            raise ValueError(f"er must be LO-HI such as 6.5-8, got {value!r}") from None
+    elif isinstance(value, tuple | list) and len(value) == 2:
+        try:
+            pair = (float(value[0]), float(value[1]))
+        except (TypeError, ValueError):
+            raise TypeError(f"er must be two numbers (lo, hi), got {value!r}") from None
+    else:
+        raise TypeError(f"er must be (lo, hi) or text such as '6.5-8', got {value!r}")
+    if not all(math.isfinite(x) for x in pair):
+        raise ValueError(f"er must be finite numbers, got {value!r}")
+    return pair
+
+
+def _names_of(name: str, value: object) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, Iterable):
+        raise TypeError(f"{name} must be technique names, got {value!r}")
+    names = []
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must be technique names, got {item!r}")
+        slug = item.strip().lower().replace("_", "-").replace(" ", "-")
+        if slug:
+            names.append(slug)
+    return tuple(names)
+
+
+def _hodoku_of(value: object) -> str:
+    text = value.strip().lower() if isinstance(value, str) else None
+    found = next((h for h in HODOKU_LEVELS if h.lower() == text), None)
+    if found is None:
+        raise ValueError(f"unknown HoDoKu level {value!r}; choose from {', '.join(HODOKU_LEVELS)}")
+    return found
+
+
+def _parsed(name: str, value: str) -> object:
+    if name in ("clues", "max_clues"):
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+    if name in ("minimal", "rate"):
+        if value not in ("yes", "no", "orbits"):
+            raise ValueError(f"{name} must be yes or no, got {value!r}")
+        return value != "no"
+    return value
+
+
 def lo_hi_text(level: Level | str) -> str:
     lv = level if isinstance(level, Level) else Level.parse(level)
     lo, hi = lv.range
@@ -279,98 +484,115 @@ def target(
 
 
 def generate(
+    request: generator.Dig | None = None,
     *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
     seed: int | None = None,
     index: int = 0,
     timeout: float | None = 60.0,
+    shape: Shape | str | None = None,
+    symmetry: str | None = None,
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
     level: Level | str | None = None,
     rating: tuple[float, float] | None = None,
+    er: tuple[float, float] | str | None = None,
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
     hodoku_level: str | None = None,
 ) -> Generated:
     """Make one puzzle with exactly one solution: :func:`sudokit.generator.generate` (see it
-    for the shape, symmetry, clue, seed and timeout options) with difficulty targets.
+    for the seed and timeout) of a :class:`Request`.
 
-    - Difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
-      :class:`~sudokit.rating.Level` or its name), ``rating=(lo, hi)`` on ER, ``require`` (the
-      solve path must use each named technique), ``allow`` (the puzzle must be solvable with
-      these techniques alone), ``hodoku_level`` (HoDoKu's Easy ... Extreme, see
-      :func:`sudokit.rating.hodoku`). The result is then :class:`Rated` (also with
-      ``with_rating=True``).
+    The request's fields may come as keywords instead (they change those of ``request``):
+    the dig (``shape``, ``symmetry``, ``clues``, ``max_clues``, ``minimal``) and the
+    difficulty (Sudoku Explainer's scale; see :mod:`sudokit.rating`): ``level`` (a
+    :class:`~sudokit.rating.Level` or its name), ``er=(lo, hi)`` on ER (``rating=`` is its
+    old name), ``require`` (the solve path must use each named technique), ``allow`` (the
+    puzzle must be solvable with these techniques alone), ``hodoku_level`` (HoDoKu's Easy ...
+    Extreme, see :func:`sudokit.rating.hodoku`). The result is then :class:`Rated` (also with
+    ``with_rating=True``, the request's ``rate``).
     """
-    accept = target(
-        level=level,
-        rating=rating,
-        require=require,
-        allow=allow,
-        hodoku_level=hodoku_level,
-        with_rating=with_rating,
-    )
-    return generator.generate(
+    req = Request.of(
+        request,
         shape=shape,
         symmetry=symmetry,
         clues=clues,
         max_clues=max_clues,
         minimal=minimal,
-        seed=seed,
-        index=index,
-        timeout=timeout,
-        accept=accept,
+        level=level,
+        er=_er_alias(er, rating),
+        require=require,
+        allow=allow,
+        hodoku_level=hodoku_level,
+        rate=with_rating or None,
     )
+    return generator.generate(req, seed=seed, index=index, timeout=timeout, accept=req.accept)
 
 
 def generate_many(
     count: int,
+    request: generator.Dig | None = None,
     *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
     seed: int | None = None,
     start: int = 0,
     jobs: int = 1,
     timeout: float | None = 60.0,
     chunk: int | None = None,
+    cluster: str | None = None,
+    shape: Shape | str | None = None,
+    symmetry: str | None = None,
+    clues: int | None = None,
+    max_clues: int | None = None,
+    minimal: bool | None = None,
     level: Level | str | None = None,
     rating: tuple[float, float] | None = None,
+    er: tuple[float, float] | str | None = None,
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
     with_rating: bool = False,
     hodoku_level: str | None = None,
-    cluster: str | None = None,
 ) -> PuzzleStream:
-    """``count`` puzzles as :func:`sudokit.generator.generate_many` makes them, with the
-    difficulty options of :func:`generate`; puzzle ``i`` is ``generate(..., index=i)``.
-    ``cluster`` runs the work on the Dask cluster at that address (``local``, ``local:N``,
-    ``tcp://host:8786``) instead of ``jobs`` processes, with the same puzzles."""
-    accept = target(
-        level=level,
-        rating=rating,
-        require=require,
-        allow=allow,
-        hodoku_level=hodoku_level,
-        with_rating=with_rating,
-    )
-    return generator.generate_many(
-        count,
+    """``count`` puzzles of a :class:`Request` as :func:`sudokit.generator.generate_many`
+    makes them (the request's fields may come as keywords, as in :func:`generate`); puzzle
+    ``i`` is ``generate(..., index=i)``. ``cluster`` runs the work on the Dask cluster at
+    that address (``local``, ``local:N``, ``tcp://host:8786``) instead of ``jobs``
+    processes, with the same puzzles."""
+    req = Request.of(
+        request,
         shape=shape,
         symmetry=symmetry,
         clues=clues,
         max_clues=max_clues,
         minimal=minimal,
+        level=level,
+        er=_er_alias(er, rating),
+        require=require,
+        allow=allow,
+        hodoku_level=hodoku_level,
+        rate=with_rating or None,
+    )
+    return generator.generate_many(
+        count,
+        req,
         seed=seed,
         start=start,
         jobs=jobs,
         timeout=timeout,
         chunk=chunk,
-        accept=accept,
+        accept=req.accept,
         cluster=cluster,
     )
+
+
+def _er_alias(
+    er: tuple[float, float] | str | None, rating: tuple[float, float] | None
+) -> tuple[float, float] | str | None:
+    """``er``, or ``rating`` (its old name, kept for one release)."""
+    if rating is None:
+        return er
+    if er is not None:
+        raise TypeError("give er= or rating= (its old name), not both")
+    warnings.warn("rating= is now er=", DeprecationWarning, stacklevel=3)
+    return rating

@@ -49,9 +49,12 @@ __all__ = [
     "SYMMETRIES",
     "Acceptance",
     "Batch",
+    "Dig",
     "Generated",
     "PuzzleStream",
+    "as_dig",
     "check_options",
+    "check_timeout",
     "generate",
     "generate_many",
     "is_minimal",
@@ -236,18 +239,70 @@ class Generated:
         return self.puzzle.clue_count
 
 
+@dataclass(frozen=True, slots=True)
+class Dig:
+    """What the generator is asked to dig, as one value, checked once when made.
+
+    - ``shape``: the box shape (a :class:`Shape` or text such as ``"2x3"``; default 3x3);
+    - ``symmetry``: one of :data:`SYMMETRIES` or ``"random"`` (the clue pattern has it);
+    - ``clues=N``: exactly N clues; ``max_clues=N``: at most N;
+    - ``minimal``: dig until no clue (with a symmetry: no orbit of clues) can go. Left out
+      (None), it becomes True unless a clue target is given; with ``clues=N`` too, the
+      puzzle must be both.
+
+    Raises ValueError for what no puzzle can meet (a clue count below the known minimum,
+    one the symmetry's orbits cannot add up to) and TypeError for a value of the wrong kind.
+    The difficulty layer's :class:`sudokit.difficulty.Request` is a Dig with targets.
+    """
+
+    shape: Shape = Shape(3, 3)
+    symmetry: str = "rot180"
+    clues: int | None = None
+    max_clues: int | None = None
+    minimal: bool = None  # type: ignore[assignment]  # None: resolved when made
+
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        if isinstance(self.shape, str):
+            put(self, "shape", Shape.parse(self.shape))
+        elif not isinstance(self.shape, Shape):
+            raise TypeError(f"shape must be a Shape or text such as '3x3', got {self.shape!r}")
+        if not isinstance(self.symmetry, str):
+            raise TypeError(f"symmetry must be a name, got {self.symmetry!r}")
+        put(self, "symmetry", self.symmetry.strip().lower())
+        for name in ("clues", "max_clues"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise TypeError(f"{name} must be a whole number or None, got {value!r}")
+        if self.minimal is None:
+            put(self, "minimal", self.clues is None and self.max_clues is None)
+        elif not isinstance(self.minimal, bool):
+            raise TypeError(f"minimal must be True, False or None, got {self.minimal!r}")
+        _check_dig(self.shape, self.symmetry, self.clues, self.max_clues)
+
+
 def check_options(
     shape: Shape, symmetry: str, clues: int | None, max_clues: int | None, timeout: float | None
 ) -> None:
-    """Raise ValueError for options no puzzle can meet, before any work starts."""
+    """Raise ValueError for options no puzzle can meet, before any work starts (what making
+    a :class:`Dig` checks, and the timeout)."""
+    Dig(shape, symmetry, clues, max_clues)
+    check_timeout(timeout)
+
+
+def check_timeout(timeout: float | None) -> None:
+    """Raise ValueError unless ``timeout`` is None or a positive number of seconds."""
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+
+
+def _check_dig(shape: Shape, symmetry: str, clues: int | None, max_clues: int | None) -> None:
     if symmetry != "random" and symmetry not in SYMMETRIES:
         raise ValueError(
             f"unknown symmetry {symmetry!r}; choose from {', '.join([*SYMMETRIES, 'random'])}"
         )
     if clues is not None and max_clues is not None:
         raise ValueError("give clues= or max_clues=, not both")
-    if timeout is not None and timeout <= 0:
-        raise ValueError(f"timeout must be positive, got {timeout}")
     lowest = _KNOWN_MIN_CLUES.get((shape.box_rows, shape.box_cols), shape.n - 1)
     for name, value in (("clues", clues), ("max_clues", max_clues)):
         if value is None:
@@ -259,6 +314,10 @@ def check_options(
                 f"{name}={value} is impossible: no {shape.n}x{shape.n} puzzle with fewer than "
                 f"{lowest} clues has a unique solution"
             )
+    _check_reachable(shape, symmetry, clues)
+
+
+def _check_reachable(shape: Shape, symmetry: str, clues: int | None) -> None:
     reachable = symmetry in ("random", "none") or (_reachable(shape, symmetry) >> (clues or 0)) & 1
     if clues is not None and not reachable:
         raise ValueError(
@@ -266,6 +325,19 @@ def check_options(
             f"(of sizes {sorted({len(o) for o in orbits(shape, symmetry)})}) cannot add up "
             f"to {clues}"
         )
+
+
+def as_dig(dig: Dig | None, **fields: Any) -> Dig:
+    """``dig`` with the fields given (not None) changed, or a new :class:`Dig` of them: where
+    keyword arguments become one value (a :class:`~sudokit.difficulty.Request` stays one)."""
+    given = {k: v for k, v in fields.items() if v is not None}
+    if dig is None:
+        return Dig(**given)
+    if not given:
+        return dig
+    if "minimal" not in given and ("clues" in given or "max_clues" in given):
+        given["minimal"] = None  # resolved again for the new clue target
+    return replace(dig, **given)
 
 
 class Acceptance(Protocol):
@@ -303,9 +375,10 @@ def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
 
 
 def generate(
+    dig: Dig | None = None,
     *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
+    shape: Shape | str | None = None,
+    symmetry: str | None = None,
     clues: int | None = None,
     max_clues: int | None = None,
     minimal: bool | None = None,
@@ -316,11 +389,8 @@ def generate(
 ) -> Generated:
     """Make one puzzle with exactly one solution.
 
-    - ``shape``: the box shape (default 3x3, the 9x9 grid).
-    - ``symmetry``: one of :data:`SYMMETRIES` or ``"random"`` (the clue pattern has it).
-    - ``clues=N``: exactly N clues; ``max_clues=N``: at most N.
-    - ``minimal``: dig until no clue (with a symmetry: no orbit) can go. The default is minimal
-      unless a clue target is given; with ``clues=N`` too, the puzzle must be both.
+    - ``dig``: what to dig (a :class:`Dig`); or its fields as keywords (``shape``,
+      ``symmetry``, ``clues``, ``max_clues``, ``minimal``), which change those of ``dig``.
     - ``seed``: the result is a function of the arguments and the seed (random when None; the
       seed used is in the result). ``index`` picks the puzzle's place in a batch.
     - ``timeout``: when a target cannot be met from one full grid, new grids are tried for up to
@@ -330,15 +400,16 @@ def generate(
       targets come this way from :func:`sudokit.difficulty.generate`, which is
       ``sudokit.generate``.
     """
-    shape = shape or Shape(3, 3)
-    check_options(shape, symmetry, clues, max_clues, timeout)
+    dig = as_dig(
+        dig, shape=shape, symmetry=symmetry, clues=clues, max_clues=max_clues, minimal=minimal
+    )
+    check_timeout(timeout)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    if minimal is None:
-        minimal = clues is None and max_clues is None
-    sym = _choose_symmetry(symmetry, seed, index)
-    if sym != symmetry:
-        check_options(shape, sym, clues, max_clues, timeout)
+    shape, clues, max_clues, minimal = dig.shape, dig.clues, dig.max_clues, dig.minimal
+    sym = _choose_symmetry(dig.symmetry, seed, index)
+    if sym != dig.symmetry:
+        _check_reachable(shape, sym, clues)
     ids = _orbit_ids(shape, sym)
     budget = _budget(shape)
     # What the engine digs to, and what a result must meet.
@@ -507,9 +578,10 @@ def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Ite
 
 def generate_many(
     count: int,
+    dig: Dig | None = None,
     *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
+    shape: Shape | str | None = None,
+    symmetry: str | None = None,
     clues: int | None = None,
     max_clues: int | None = None,
     minimal: bool | None = None,
@@ -531,8 +603,11 @@ def generate_many(
     :mod:`sudokit.cluster`) runs the chunks as tasks on a Dask cluster instead of ``jobs``
     processes; the puzzles are the same.
     """
-    shape = shape or Shape(3, 3)
-    check_options(shape, symmetry, clues, max_clues, timeout)
+    dig = as_dig(
+        dig, shape=shape, symmetry=symmetry, clues=clues, max_clues=max_clues, minimal=minimal
+    )
+    check_timeout(timeout)
+    shape = dig.shape
     if count < 0:
         raise ValueError(f"count must be at least 0, got {count}")
     if chunk is not None and chunk < 1:
@@ -552,11 +627,7 @@ def generate_many(
     else:
         sizes = _CHUNKS_QUICK
     options: dict[str, object] = {
-        "shape": shape,
-        "symmetry": symmetry,
-        "clues": clues,
-        "max_clues": max_clues,
-        "minimal": minimal,
+        "dig": dig,
         "seed": seed,
         "timeout": timeout,
         "accept": accept,

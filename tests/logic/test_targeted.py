@@ -41,7 +41,7 @@ def test_allow_hidden_singles_only() -> None:
 
 
 def test_rating_range_and_require() -> None:
-    p = generate(rating=(2.3, 2.3), seed=2)
+    p = generate(er=(2.3, 2.3), seed=2)
     assert isinstance(p, Rated) and p.rating is not None and p.rating.er == 2.3
     q = generate(require=["naked-single"], seed=2)
     assert (
@@ -56,7 +56,7 @@ def test_targeted_puzzles_and_the_closest_say_whether_they_are_minimal(symmetry:
     """The generator works out a symmetric puzzle's cell-minimality only for the puzzle it
     returns or keeps as the closest: both carry the reference's answer."""
     with pytest.raises(GenerationError) as e:
-        generate(rating=(11.5, 11.9), seed=2, symmetry=symmetry, timeout=0.3)
+        generate(er=(11.5, 11.9), seed=2, symmetry=symmetry, timeout=0.3)
     assert e.value.closest is not None
     for p in [*generate_many(4, seed=21, level="hard", symmetry=symmetry), e.value.closest]:
         # (without a symmetry the dig itself tells, when its search budget held)
@@ -75,10 +75,10 @@ def test_unreachable_difficulty_reports_the_closest() -> None:
     "kwargs",
     [
         {"level": "nightmare"},
-        {"rating": (5.0, 4.0)},
+        {"er": (5.0, 4.0)},
         {"require": ["telepathy"]},
         {"allow": ["telepathy"]},
-        {"level": "easy", "rating": (6.0, 7.0)},
+        {"level": "easy", "er": (6.0, 7.0)},
     ],
 )
 def test_bad_difficulty_options(kwargs: dict[str, object]) -> None:

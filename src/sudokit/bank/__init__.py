@@ -39,11 +39,11 @@ from .. import generator
 from .._grid import Grid
 from .._shape import Shape
 from ..canon import Transform
-from ..difficulty import Difficulty, RateAll, Rated, rated, step_names, target
+from ..difficulty import Difficulty, RateAll, Rated, Request, rated, step_names
 from ..engine import unique_solution
 from ..errors import BankError
 from ..formats import Record
-from ..generator import Generated
+from ..generator import Dig, Generated
 from ..rating import Level, Rating, hodoku, rate
 from ._entries import (
     ROW_COLUMNS,
@@ -569,41 +569,47 @@ class Bank:
     def fill(
         self,
         count: int,
+        request: Dig | None = None,
         *,
-        shape: Shape | None = None,
-        symmetry: str = "rot180",
-        level: Level | str | None = None,
-        rating: tuple[float, float] | None = None,
-        require: Sequence[str] | None = None,
         seed: int | None = None,
         jobs: int = 1,
         timeout: float | None = 60.0,
         cluster: str | None = None,
+        shape: Shape | str | None = None,
+        symmetry: str | None = None,
+        level: Level | str | None = None,
+        rating: tuple[float, float] | None = None,
+        er: tuple[float, float] | str | None = None,
+        require: Sequence[str] | None = None,
     ) -> Iterator[Added]:
-        """Generate puzzles of the target (see :func:`sudokit.difficulty.generate`) until
-        ``count`` of them were new to the bank, yielding what became of each one made.
+        """Generate puzzles of a :class:`~sudokit.difficulty.Request` (its fields may come
+        as keywords, as in :func:`sudokit.difficulty.generate`) until ``count`` of them were
+        new to the bank, yielding what became of each one made.
 
         Resumable: the run's seed and next index are stored with each transaction (the run
-        is keyed by the options, and the seed when given), so calling it again with the same
-        options goes on from the last commit instead of making the same puzzles again.
-        Raises ValueError for targets no puzzle can meet, GenerationError when one puzzle
-        cannot be found within ``timeout``.
+        is keyed by the request's :meth:`~sudokit.difficulty.Request.key`, and the seed when
+        given), so calling it again with the same request goes on from the last commit
+        instead of making the same puzzles again. Raises ValueError for targets no puzzle
+        can meet, GenerationError when one puzzle cannot be found within ``timeout``.
 
         ``cluster`` (an address, see :mod:`sudokit.cluster`) makes and rates the puzzles as
         tasks on a Dask cluster instead of ``jobs`` processes; this process only stores them.
         The writes are idempotent by canonical id, so a task run twice changes nothing.
         """
-        shape = shape or Shape(3, 3)
-        accept = check_fill(
+        req = check_fill(
             count,
+            request,
+            timeout=timeout,
             shape=shape,
             symmetry=symmetry,
             level=level,
             rating=rating,
+            er=er,
             require=require,
-            timeout=timeout,
         )
-        key = run_key(shape, symmetry, level, rating, require, seed)
+        accept = req.accept
+        assert accept is not None  # a fill's request rates: never None
+        key = run_key(req, seed)
         state = self.run_state(key)
         start = 0
         if state is not None:
@@ -612,8 +618,7 @@ class Bank:
             seed = int.from_bytes(os.urandom(8), "little")
         stream = generator.generate_many(
             (1 << 62) - start,
-            shape=shape,
-            symmetry=symmetry,
+            req,
             seed=seed,
             start=start,
             jobs=jobs,
@@ -805,45 +810,30 @@ def _hardest_first(
 
 def check_fill(
     count: int,
+    request: Dig | None = None,
     *,
-    shape: Shape | None = None,
-    symmetry: str = "rot180",
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    require: Sequence[str] | None = None,
     timeout: float | None = 60.0,
-) -> Difficulty | RateAll:
-    """The acceptance :meth:`Bank.fill` generates with for these options; ValueError for
-    options no puzzle can meet (an unknown level or technique, an ER range outside the
-    level, a bad count, symmetry or timeout). Needs no bank: ``bank fill`` checks its
-    options with it before it opens (or makes) one."""
+    **fields: Any,
+) -> Request:
+    """The request :meth:`Bank.fill` generates for (``request`` with the ``fields`` given,
+    rated); ValueError for what no puzzle can meet (an unknown level or technique, an ER
+    range outside the level, a bad count, symmetry or timeout). Needs no bank: ``bank fill``
+    checks its options with it before it opens (or makes) one."""
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    accept = target(level=level, rating=rating, require=require, with_rating=True)
-    assert accept is not None  # with_rating=True: never None
-    generator.check_options(shape or Shape(3, 3), symmetry, None, None, timeout)
-    return accept
-
-
-def run_key(
-    shape: Shape,
-    symmetry: str,
-    level: Level | str | None,
-    rating: tuple[float, float] | None,
-    require: Sequence[str] | None,
-    seed: int | None,
-) -> str:
-    """The ``runs`` key of a fill's options (and its seed when one was given)."""
-    parts = [f"shape={shape}", f"symmetry={symmetry}"]
-    if level is not None:
-        parts.append(f"level={Level.parse(str(level)) if isinstance(level, str) else level}")
+    generator.check_timeout(timeout)
+    rating = fields.pop("rating", None)
     if rating is not None:
-        parts.append(f"er={rating[0]:g}-{rating[1]:g}")
-    if require:
-        parts.append("require=" + ",".join(sorted(r.strip().lower() for r in require)))
-    if seed is not None:
-        parts.append(f"seed={seed}")
-    return " ".join(parts)
+        if fields.get("er") is not None:
+            raise TypeError("give er= or rating= (its old name), not both")
+        fields["er"] = rating
+    return Request.of(request, rate=True, **fields)
+
+
+def run_key(request: Request, seed: int | None) -> str:
+    """The ``runs`` key of a fill of ``request`` (and its seed when one was given)."""
+    key = request.key()
+    return key if seed is None else f"{key} seed={seed}"
 
 
 def _stored(row: Any, path: tuple[str, ...]) -> Stored:

@@ -72,6 +72,15 @@ class Technique:
     def step_names(self) -> tuple[str, ...]:
         return self.steps or (self.slug,)
 
+    def __reduce__(self) -> tuple[Callable[[str], Technique], tuple[str]]:
+        # By name: a target that allows techniques travels to worker processes, and the
+        # engine's finders are closures that do not pickle.
+        return (_technique, (self.slug,))
+
+
+def _technique(slug: str) -> Technique:
+    return TECHNIQUES[slug]
+
 
 T = Technique
 SE_ORDER: tuple[Technique, ...] = (

@@ -226,7 +226,7 @@ def fill_one(
             shape=shape,
             symmetry=symmetry or "rot180",
             level=level,
-            rating=er,
+            er=er,
             require=require or None,
             timeout=timeout,
         ):
