@@ -24,11 +24,10 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Unpack
 
 from . import _engine, generator
 from ._grid import Grid
-from ._shape import Shape
 from .generator import Generated, PuzzleStream
 from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
@@ -40,6 +39,7 @@ __all__ = [
     "RateAll",
     "Rated",
     "Request",
+    "RequestFields",
     "difficulty",
     "generate",
     "generate_many",
@@ -245,6 +245,10 @@ require=x-wing allow=- hodoku_level=- rate=yes'
         them: where the library's keyword arguments become one value. A plain
         :class:`~sudokit.generator.Dig` gains the targets."""
         given = {k: v for k, v in changes.items() if v is not None}
+        given["er"] = _er_alias(given.get("er"), given.pop("rating", None))
+        if given.pop("with_rating", False):
+            given["rate"] = True
+        given = {k: v for k, v in given.items() if v is not None}
         if request is None:
             return cls(**given)
         if not isinstance(request, Request):
@@ -483,24 +487,28 @@ def target(
     return found
 
 
+class RequestFields(generator.DigFields, total=False):
+    """The fields of a :class:`Request` as keyword arguments (every function that takes a
+    request takes these too, and they change its fields); ``rating`` is the old name of
+    ``er`` and ``with_rating`` of ``rate``."""
+
+    level: Level | str | None
+    er: tuple[float, float] | str | None
+    rating: tuple[float, float] | None
+    require: Iterable[str] | None
+    allow: Iterable[str] | None
+    hodoku_level: str | None
+    with_rating: bool
+    rate: bool | None
+
+
 def generate(
     request: generator.Dig | None = None,
     *,
     seed: int | None = None,
     index: int = 0,
     timeout: float | None = 60.0,
-    shape: Shape | str | None = None,
-    symmetry: str | None = None,
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    er: tuple[float, float] | str | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    with_rating: bool = False,
-    hodoku_level: str | None = None,
+    **fields: Unpack[RequestFields],
 ) -> Generated:
     """Make one puzzle with exactly one solution: :func:`sudokit.generator.generate` (see it
     for the seed and timeout) of a :class:`Request`.
@@ -512,22 +520,9 @@ def generate(
     old name), ``require`` (the solve path must use each named technique), ``allow`` (the
     puzzle must be solvable with these techniques alone), ``hodoku_level`` (HoDoKu's Easy ...
     Extreme, see :func:`sudokit.rating.hodoku`). The result is then :class:`Rated` (also with
-    ``with_rating=True``, the request's ``rate``).
+    ``rate=True``).
     """
-    req = Request.of(
-        request,
-        shape=shape,
-        symmetry=symmetry,
-        clues=clues,
-        max_clues=max_clues,
-        minimal=minimal,
-        level=level,
-        er=_er_alias(er, rating),
-        require=require,
-        allow=allow,
-        hodoku_level=hodoku_level,
-        rate=with_rating or None,
-    )
+    req = Request.of(request, **fields)
     return generator.generate(req, seed=seed, index=index, timeout=timeout, accept=req.accept)
 
 
@@ -541,38 +536,14 @@ def generate_many(
     timeout: float | None = 60.0,
     chunk: int | None = None,
     cluster: str | None = None,
-    shape: Shape | str | None = None,
-    symmetry: str | None = None,
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    er: tuple[float, float] | str | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    with_rating: bool = False,
-    hodoku_level: str | None = None,
+    **fields: Unpack[RequestFields],
 ) -> PuzzleStream:
     """``count`` puzzles of a :class:`Request` as :func:`sudokit.generator.generate_many`
     makes them (the request's fields may come as keywords, as in :func:`generate`); puzzle
     ``i`` is ``generate(..., index=i)``. ``cluster`` runs the work on the Dask cluster at
     that address (``local``, ``local:N``, ``tcp://host:8786``) instead of ``jobs``
     processes, with the same puzzles."""
-    req = Request.of(
-        request,
-        shape=shape,
-        symmetry=symmetry,
-        clues=clues,
-        max_clues=max_clues,
-        minimal=minimal,
-        level=level,
-        er=_er_alias(er, rating),
-        require=require,
-        allow=allow,
-        hodoku_level=hodoku_level,
-        rate=with_rating or None,
-    )
+    req = Request.of(request, **fields)
     return generator.generate_many(
         count,
         req,
@@ -594,5 +565,5 @@ def _er_alias(
         return er
     if er is not None:
         raise TypeError("give er= or rating= (its old name), not both")
-    warnings.warn("rating= is now er=", DeprecationWarning, stacklevel=3)
+    warnings.warn("rating= is now er=", DeprecationWarning, stacklevel=4)
     return rating

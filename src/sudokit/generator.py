@@ -36,7 +36,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache, partial
 from itertools import chain
 from operator import attrgetter
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
 from . import _engine
 from ._grid import Grid
@@ -50,6 +50,7 @@ __all__ = [
     "Acceptance",
     "Batch",
     "Dig",
+    "DigFields",
     "Generated",
     "PuzzleStream",
     "as_dig",
@@ -327,6 +328,17 @@ def _check_reachable(shape: Shape, symmetry: str, clues: int | None) -> None:
         )
 
 
+class DigFields(TypedDict, total=False):
+    """The fields of a :class:`Dig` as keyword arguments (the library's sugar: every function
+    that takes a Dig takes these too, and they change its fields)."""
+
+    shape: Shape | str | None
+    symmetry: str | None
+    clues: int | None
+    max_clues: int | None
+    minimal: bool | None
+
+
 def as_dig(dig: Dig | None, **fields: Any) -> Dig:
     """``dig`` with the fields given (not None) changed, or a new :class:`Dig` of them: where
     keyword arguments become one value (a :class:`~sudokit.difficulty.Request` stays one)."""
@@ -377,15 +389,11 @@ def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
 def generate(
     dig: Dig | None = None,
     *,
-    shape: Shape | str | None = None,
-    symmetry: str | None = None,
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
     seed: int | None = None,
     index: int = 0,
     timeout: float | None = 60.0,
     accept: Acceptance | None = None,
+    **fields: Unpack[DigFields],
 ) -> Generated:
     """Make one puzzle with exactly one solution.
 
@@ -400,9 +408,7 @@ def generate(
       targets come this way from :func:`sudokit.difficulty.generate`, which is
       ``sudokit.generate``.
     """
-    dig = as_dig(
-        dig, shape=shape, symmetry=symmetry, clues=clues, max_clues=max_clues, minimal=minimal
-    )
+    dig = as_dig(dig, **fields)
     check_timeout(timeout)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
@@ -580,11 +586,6 @@ def generate_many(
     count: int,
     dig: Dig | None = None,
     *,
-    shape: Shape | str | None = None,
-    symmetry: str | None = None,
-    clues: int | None = None,
-    max_clues: int | None = None,
-    minimal: bool | None = None,
     seed: int | None = None,
     start: int = 0,
     jobs: int = 1,
@@ -592,6 +593,7 @@ def generate_many(
     chunk: int | None = None,
     accept: Acceptance | None = None,
     cluster: str | None = None,
+    **fields: Unpack[DigFields],
 ) -> PuzzleStream:
     """``count`` puzzles, indexes ``start .. start+count-1``, in order, as a
     :class:`PuzzleStream` (an iterator; options are checked at once, work starts on demand).
@@ -603,9 +605,7 @@ def generate_many(
     :mod:`sudokit.cluster`) runs the chunks as tasks on a Dask cluster instead of ``jobs``
     processes; the puzzles are the same.
     """
-    dig = as_dig(
-        dig, shape=shape, symmetry=symmetry, clues=clues, max_clues=max_clues, minimal=minimal
-    )
+    dig = as_dig(dig, **fields)
     check_timeout(timeout)
     shape = dig.shape
     if count < 0:

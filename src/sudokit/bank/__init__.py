@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from functools import lru_cache, partial
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Unpack
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -39,7 +39,7 @@ from .. import generator
 from .._grid import Grid
 from .._shape import Shape
 from ..canon import Transform
-from ..difficulty import Difficulty, RateAll, Rated, Request, rated, step_names
+from ..difficulty import Difficulty, RateAll, Rated, Request, RequestFields, rated, step_names
 from ..engine import unique_solution
 from ..errors import BankError
 from ..formats import Record
@@ -575,12 +575,7 @@ class Bank:
         jobs: int = 1,
         timeout: float | None = 60.0,
         cluster: str | None = None,
-        shape: Shape | str | None = None,
-        symmetry: str | None = None,
-        level: Level | str | None = None,
-        rating: tuple[float, float] | None = None,
-        er: tuple[float, float] | str | None = None,
-        require: Sequence[str] | None = None,
+        **fields: Unpack[RequestFields],
     ) -> Iterator[Added]:
         """Generate puzzles of a :class:`~sudokit.difficulty.Request` (its fields may come
         as keywords, as in :func:`sudokit.difficulty.generate`) until ``count`` of them were
@@ -596,17 +591,7 @@ class Bank:
         tasks on a Dask cluster instead of ``jobs`` processes; this process only stores them.
         The writes are idempotent by canonical id, so a task run twice changes nothing.
         """
-        req = check_fill(
-            count,
-            request,
-            timeout=timeout,
-            shape=shape,
-            symmetry=symmetry,
-            level=level,
-            rating=rating,
-            er=er,
-            require=require,
-        )
+        req = check_fill(count, request, timeout=timeout, **fields)
         accept = req.accept
         assert accept is not None  # a fill's request rates: never None
         key = run_key(req, seed)
@@ -813,7 +798,7 @@ def check_fill(
     request: Dig | None = None,
     *,
     timeout: float | None = 60.0,
-    **fields: Any,
+    **fields: Unpack[RequestFields],
 ) -> Request:
     """The request :meth:`Bank.fill` generates for (``request`` with the ``fields`` given,
     rated); ValueError for what no puzzle can meet (an unknown level or technique, an ER
@@ -822,12 +807,7 @@ def check_fill(
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
     generator.check_timeout(timeout)
-    rating = fields.pop("rating", None)
-    if rating is not None:
-        if fields.get("er") is not None:
-            raise TypeError("give er= or rating= (its old name), not both")
-        fields["er"] = rating
-    return Request.of(request, rate=True, **fields)
+    return Request.of(request, **{**fields, "rate": True})
 
 
 def run_key(request: Request, seed: int | None) -> str:
