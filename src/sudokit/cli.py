@@ -11,7 +11,9 @@ Exit status, the same in every command:
 - 1: some input was bad (unreadable, conflicting, no solution, more than one solution), a
   puzzle could not be finished with the techniques asked for, or an output could not be
   written; each problem is reported on stderr, with its line number for files;
-- 2: a usage error (an unknown option or technique, a value out of range);
+- 1 also: an optional extra that the command needs is not installed (the message names it);
+- 2: a usage error (an unknown option or technique, a value out of range, a malformed
+  ``--cluster`` address);
 - 130: interrupted (Ctrl+C).
 """
 
@@ -28,7 +30,13 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from ._shape import MAX_SIDE, Shape
-from .errors import ClusterError, GenerationError, NotUniqueError, SudokitError
+from .errors import (
+    ClusterError,
+    GenerationError,
+    MissingExtraError,
+    NotUniqueError,
+    SudokitError,
+)
 from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_grid
 
 # Each command imports what it runs in its own function, so that a start-up (``sudokit solve``
@@ -846,7 +854,8 @@ def _progress(total: int | None, initial: int, err: TextIO) -> tqdm[NoReturn]:
 
 def _workers(args: argparse.Namespace) -> dict[str, Any]:
     """``jobs`` and ``cluster`` for the library, from ``--jobs`` / ``--cluster``; a usage error
-    for a malformed address, an error when Dask is missing (before any work or output)."""
+    (status 2) for a malformed address, MissingExtraError (status 1, as for every missing
+    extra) when Dask is missing: before any work or output."""
     from ._parallel import default_jobs
 
     if args.cluster is not None:
@@ -1501,10 +1510,9 @@ PLAY_PORT = 8765
 
 def _listen(command: str, host: str, ports: list[int]) -> Any:
     """A socket bound to the first of ``ports`` that is free on ``host``."""
-    from .web import SERVER_EXTRA, server_available
+    from .web import require_server
 
-    if not server_available():
-        raise _Fail(f"sudokit {command}: the service needs its extra: {SERVER_EXTRA}")
+    require_server()  # MissingExtraError: main says which extra to install
     from .web.run import bind
 
     for i, port in enumerate(ports):
@@ -1865,6 +1873,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Fail as e:
         sys.stderr.write(f"{e}\n")
         return e.status
+    except MissingExtraError as e:  # --cluster without Dask, serve without its extra, ...
+        sys.stderr.write(f"sudokit {args.command}: {e}\n")
+        return 1
     except ClusterError as e:  # the cluster failed the run (unreachable, lost)
         sys.stderr.write(f"sudokit {args.command}: {e}\n")
         return 1
