@@ -667,9 +667,10 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
         help="add puzzles from a file or stdin",
         description="Add the puzzles of a file (any format sudokit reads) to the bank. "
         "Puzzles without exactly one solution are refused; ratings that records state "
-        "(sudokit generate --rate, sudokit rate) are kept, others are computed; an isomorph "
-        "of a stored puzzle is a duplicate and is not stored again. Ends with a summary line "
-        "on stderr; the exit status is 1 when a line was bad or refused.",
+        "(sudokit generate --rate, sudokit rate) are kept, others are computed by --jobs "
+        "worker processes and stored as they are rated; an isomorph of a stored puzzle is a "
+        "duplicate, found before it is rated, and is not stored again. Ends with a summary "
+        "line on stderr; the exit status is 1 when a line was bad or refused.",
     )
     a.add_argument(
         "--batch",
@@ -1646,40 +1647,30 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        if jobs > 1:
-            # This process only reads, stores and counts: no cyclic garbage collection while
-            # the puzzles stream through (none of their tuples is in a cycle; the collector's
-            # passes over them took 10% of its time). With one job it also rates, which
-            # may leave cycles: each chunk goes without the collector only while prepared.
-            stack.enter_context(without_gc())
-        # Chunks as the input gives them, read and prepared here (-j 1) or by jobs - 1
-        # worker processes while this one stores.
-        chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate), source)
+        # This process only reads, stores and counts (the puzzles to rate go to worker
+        # processes): no cyclic garbage collection while the puzzles stream through (none of
+        # their tuples is in a cycle; the collector's passes over them took 10% of its time).
+        stack.enter_context(without_gc())
+        # Chunks as the input gives them, read and prepared but for the ratings here (-j 1)
+        # or by jobs - 1 worker processes; the bank has them rated by jobs processes.
+        chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate, triage=True), source)
         first = next(chunks, None)  # an unreadable input fails before a bank is made
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
-
-        def entries() -> Iterator[Any]:
-            nonlocal refused
-            for done in chain([first] if first is not None else [], chunks):
-                for item in done:
-                    if isinstance(item, Refusal):
-                        err.write(f"{item.message}\n")
-                        refused += 1
-                        bar.update(1)
-                    else:
-                        yield item
-
         quiet = args.quiet
-        for outcome in bank.add(entries(), batch=args.batch):
+        given = chain([first] if first is not None else [], chunks)
+        for outcome in bank.add_file(given, jobs=jobs, batch=args.batch):
             bar.update(1)
-            if outcome.new:
+            if isinstance(outcome, Refusal):
+                err.write(f"{outcome.message}\n")
+                refused += 1
+            elif outcome.new:
                 added += 1
-                continue
-            duplicates += 1
-            if not quiet:
-                where, _, line = outcome.entry.source.rpartition(":")
-                err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
+            else:
+                duplicates += 1
+                if not quiet:
+                    where, _, line = outcome.entry.source.rpartition(":")
+                    err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
     err.write(f"{bank.name}: added {added}, duplicates {duplicates}, refused {refused}\n")
     return 1 if refused else 0
 
