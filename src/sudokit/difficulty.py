@@ -280,7 +280,7 @@ def target(
 
 def generate(
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     symmetry: str = "rot180",
     clues: int | None = None,
     max_clues: int | None = None,
@@ -329,7 +329,7 @@ def generate(
 def generate_many(
     count: int,
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     symmetry: str = "rot180",
     clues: int | None = None,
     max_clues: int | None = None,

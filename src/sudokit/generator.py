@@ -304,7 +304,7 @@ def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
 
 def generate(
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     symmetry: str = "rot180",
     clues: int | None = None,
     max_clues: int | None = None,
@@ -330,7 +330,7 @@ def generate(
       targets come this way from :func:`sudokit.difficulty.generate`, which is
       ``sudokit.generate``.
     """
-    shape = shape or Shape(3, 3)
+    shape = Shape(3, 3) if shape is None else Shape.of(shape)
     check_options(shape, symmetry, clues, max_clues, timeout)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
@@ -507,7 +507,7 @@ def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Ite
 def generate_many(
     count: int,
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     symmetry: str = "rot180",
     clues: int | None = None,
     max_clues: int | None = None,
@@ -530,7 +530,7 @@ def generate_many(
     :mod:`sudokit.cluster`) runs the chunks as tasks on a Dask cluster instead of ``jobs``
     processes; the puzzles are the same.
     """
-    shape = shape or Shape(3, 3)
+    shape = Shape(3, 3) if shape is None else Shape.of(shape)
     check_options(shape, symmetry, clues, max_clues, timeout)
     if count < 0:
         raise ValueError(f"count must be at least 0, got {count}")

@@ -109,10 +109,12 @@ class Filters:
     er: tuple[float, float] | None = None
     require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
     clues: tuple[int, int] | None = None
-    shape: Shape | None = None
+    shape: Shape | str | None = None  # given as its text ("2x3"), kept as a Shape
     symmetry: str | None = None
 
     def __post_init__(self) -> None:
+        if self.shape is not None:
+            object.__setattr__(self, "shape", Shape.of(self.shape))
         for name in self.require:
             step_names(name)  # ValueError for an unknown technique, at once
         if self.symmetry is not None and self.symmetry not in generator.SYMMETRIES:
@@ -461,7 +463,7 @@ class Bank:
             yield done if isinstance(done, Added | Refusal) else _new_added(done)
 
     def add_puzzles(
-        self, puzzles: Iterable[Grid], *, source: str = "library"
+        self, puzzles: Iterable[Grid | str], *, source: str = "library"
     ) -> list[Added | Refusal]:
         """Store puzzles given as grids: each is checked (one solution), put in canonical
         form and rated here with its SE path, as ``bank add`` does for a file; what became of
@@ -469,7 +471,7 @@ class Bank:
         ``source`` names where they came from (``SOURCE:N`` for the N-th)."""
         items: list[Pending | Record] = [
             Pending(Record(i, g, None, g.to_line(), "line"), f"{source}:{i}")
-            for i, g in enumerate(puzzles, 1)
+            for i, g in enumerate(map(Grid.of, puzzles), 1)
         ]
         done = prepare_many(items)
         stored = iter(self.add([d for d in done if isinstance(d, Entry)]))
@@ -600,7 +602,7 @@ class Bank:
         self,
         count: int,
         *,
-        shape: Shape | None = None,
+        shape: Shape | str | None = None,
         symmetry: str = "rot180",
         level: Level | str | None = None,
         rating: tuple[float, float] | None = None,
@@ -623,7 +625,7 @@ class Bank:
         tasks on a Dask cluster instead of ``jobs`` processes; this process only stores them.
         The writes are idempotent by canonical id, so a task run twice changes nothing.
         """
-        shape = shape or Shape(3, 3)
+        shape = Shape(3, 3) if shape is None else Shape.of(shape)
         accept = check_fill(
             count,
             shape=shape,
@@ -836,7 +838,7 @@ def _hardest_first(
 def check_fill(
     count: int,
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     symmetry: str = "rot180",
     level: Level | str | None = None,
     rating: tuple[float, float] | None = None,
@@ -851,7 +853,8 @@ def check_fill(
         raise ValueError(f"count must be at least 1, got {count}")
     accept = target(level=level, rating=rating, require=require, with_rating=True)
     assert accept is not None  # with_rating=True: never None
-    generator.check_options(shape or Shape(3, 3), symmetry, None, None, timeout)
+    shape = Shape(3, 3) if shape is None else Shape.of(shape)
+    generator.check_options(shape, symmetry, None, None, timeout)
     return accept
 
 
