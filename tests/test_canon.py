@@ -634,8 +634,8 @@ def test_a_refused_batch_names_the_grid_c_refused() -> None:
         canonical_many([box_only, row])
     with pytest.raises(TypeError, match="one grid use canonical"):
         canonical_many(row)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="grid 1 of the batch is a str"):
-        canonical_many([row, "..."])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="grid 1 of the batch is a int"):
+        canonical_many([row, 42])  # type: ignore[list-item]
 
 
 # The bank's helpers: the clue pattern's symmetry, and ids' base32 text ------------------------

@@ -520,7 +520,8 @@ def test_serve_without_the_extra_says_what_to_install(
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 1
     assert r.stderr.strip() == (
-        'sudokit serve: the service needs its extra: pip install "sudokit[server]"'
+        'sudokit serve: the service needs the [server] extra: pip install "sudokit[server]" '
+        "(fastapi is not installed)"
     )
 
 

@@ -12,11 +12,11 @@ module.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from . import _engine
 from ._shape import Shape, cell_name
@@ -92,6 +92,27 @@ def batch_shape(grids: Sequence[Grid]) -> Shape:
     return shape
 
 
+def grids_of(values: Iterable[Grid | str]) -> Sequence[Grid]:
+    """A batch of puzzles as grids, each a :class:`Grid` or its text (:meth:`Grid.of`): what
+    the functions that take many puzzles do with them. A lone grid or text is refused
+    (TypeError), not read as a sequence of cells or characters; so is an item of another
+    type, named by its position."""
+    if isinstance(values, Grid | str):
+        raise TypeError(
+            f"expected several puzzles (a list of Grids or texts), got one {type(values).__name__}"
+        )
+    if isinstance(values, Sequence) and set(map(type, values)) <= {Grid}:  # the common case
+        return cast(Sequence[Grid], values)
+    out = []
+    for i, value in enumerate(values):
+        if not isinstance(value, Grid | str):
+            raise TypeError(
+                f"grid {i} of the batch is a {type(value).__name__}, not a Grid or a puzzle's text"
+            )
+        out.append(Grid.of(value))
+    return out
+
+
 def _is_value(value: object, n: int) -> bool:
     return type(value) is int and 0 <= value <= n
 
@@ -125,7 +146,7 @@ class Grid:
         self,
         text: str,
         *,
-        shape: Shape | None = None,
+        shape: Shape | str | None = None,
         alphabet: str | None = None,
         allow_conflicts: bool = False,
     ) -> None:
@@ -139,6 +160,29 @@ class Grid:
         sh, cells = formats.checked_cells(text, shape, alphabet, allow_conflicts)
         self._shape = sh
         self._cells = cells
+
+    @classmethod
+    def of(cls, value: Grid | str, *, shape: Shape | str | None = None) -> Grid:
+        """``value`` as a grid: a :class:`Grid` as it is, text as ``Grid(text, shape=shape)``
+        reads it (the forms the command line reads; ``shape`` as :meth:`Shape.of` takes it,
+        needed only where the cell count leaves it open); TypeError for anything else. What
+        every function of sudokit that takes a puzzle does with it.
+
+        >>> Grid.of("1.3. ..12 .... 4..3").clue_count
+        6
+        """
+        if isinstance(value, Grid):
+            if shape is not None and value.shape != Shape.of(shape):
+                raise InvalidPuzzleError(
+                    f"the grid is {value.shape}, not the shape {Shape.of(shape)} given"
+                )
+            return value
+        if isinstance(value, str):
+            return Grid(value, shape=shape)
+        raise TypeError(
+            f"expected a puzzle: a Grid or its text (e.g. an 81-character line), got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
 
     @classmethod
     def unchecked(cls, shape: Shape, cells: bytes) -> Self:
@@ -158,7 +202,7 @@ class Grid:
 
     @classmethod
     def from_cells(
-        cls, cells: bytes | Sequence[int], shape: Shape, *, allow_conflicts: bool = False
+        cls, cells: bytes | Sequence[int], shape: Shape | str, *, allow_conflicts: bool = False
     ) -> Self:
         """A grid from ``n*n`` cell values (digits ``1..n``, ``0`` = empty), row-major.
 
@@ -167,6 +211,7 @@ class Grid:
         """
         if isinstance(cells, str):
             raise TypeError("from_cells takes bytes or ints; read text with Grid(text)")
+        shape = Shape.of(shape)
         n = shape.n
         if len(cells) != shape.size:
             raise InvalidPuzzleError(f"expected {shape.size} cells, got {len(cells)}")
@@ -188,8 +233,10 @@ class Grid:
         return cls.unchecked(shape, data)
 
     @classmethod
-    def empty(cls, shape: Shape) -> Self:
-        """The grid of ``shape`` with every cell empty."""
+    def empty(cls, shape: Shape | str) -> Self:
+        """The grid of ``shape`` (a Shape, or its text such as ``"2x3"``) with every cell
+        empty."""
+        shape = Shape.of(shape)
         return cls.unchecked(shape, bytes(shape.size))
 
     # Value semantics: read-only properties over private slots make grids immutable.

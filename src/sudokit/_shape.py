@@ -94,6 +94,24 @@ class Shape:
         )
 
     @classmethod
+    def of(cls, value: Shape | str) -> Shape:
+        """``value`` as a shape: a :class:`Shape` as it is, text as :meth:`parse` reads it
+        (``"2x3"``, or a side ``"9"``); TypeError for anything else. What every function
+        of sudokit that takes a shape does with it.
+
+        >>> Shape.of("2x3"), Shape.of(Shape(3, 3))
+        (Shape(2, 3), Shape(3, 3))
+        """
+        if isinstance(value, Shape):
+            return value
+        if isinstance(value, str):
+            return cls.parse(value)
+        raise TypeError(
+            f"expected a shape: a Shape or its text, e.g. '3x3' or '2x3', got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
+
+    @classmethod
     def square(cls, n: int) -> Shape:
         """The shape with square boxes of side ``n`` (which must be a perfect square)."""
         root = math.isqrt(n)

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from . import _canon
-from ._grid import Grid, batch_shape, conflict_reason
+from ._grid import Grid, batch_shape, conflict_reason, grids_of
 from ._shape import Shape
 from .errors import InvalidPuzzleError
 
@@ -259,7 +259,7 @@ def _refused(grid: Grid, error: ValueError) -> Exception:
     return error
 
 
-def canonical(grid: Grid) -> Canonical:
+def canonical(grid: Grid | str) -> Canonical:
     """The canonical form of ``grid`` (a puzzle or a complete grid, of any shape), a transform
     that maps ``grid`` onto it, and the number of automorphisms of ``grid``.
 
@@ -273,8 +273,7 @@ def canonical(grid: Grid) -> Canonical:
     >>> canonical(Grid("." * 16)).automorphisms  # the whole group of 4x4: 2 * 8 * 8 * 4!
     3072
     """
-    if not isinstance(grid, Grid):
-        raise TypeError(f"canonical takes a Grid, got {type(grid).__name__}")
+    grid = Grid.of(grid)
     shape = grid.shape
     try:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
@@ -286,11 +285,14 @@ def canonical(grid: Grid) -> Canonical:
     return Canonical(Grid.unchecked(shape, m.cells), transform, m.automorphisms)
 
 
-def canonical_many(grids: Iterable[Grid]) -> list[Grid]:
+def canonical_many(grids: Iterable[Grid | str]) -> list[Grid]:
     """The canonical forms of many grids of one shape, in one call into C (no transforms)."""
-    batch = grids if isinstance(grids, Sequence) and not isinstance(grids, Grid) else list(grids)
-    if isinstance(grids, Grid):
-        raise TypeError("canonical_many takes a sequence of grids; for one grid use canonical()")
+    if isinstance(grids, Grid | str):
+        raise TypeError(
+            f"expected several puzzles (a sequence of grids), got one {type(grids).__name__}; "
+            "for one grid use canonical()"
+        )
+    batch = grids_of(grids)
     if not batch:
         return []
     shape = batch_shape(batch)
@@ -323,17 +325,17 @@ def _shape_tag(shape: Shape) -> str:
     return f"{n}x{n}-{shape.box_rows}x{shape.box_cols}"
 
 
-def canonical_id(grid: Grid) -> str:
+def canonical_id(grid: Grid | str) -> str:
     """A short, stable, URL-safe key, the same for every grid isomorphic to ``grid`` and
     different (up to a 128-bit hash) for every other one.
 
     >>> canonical_id(Grid("." * 81))
     '9x9-bminwzkx4qj7nqfgawpb4wrvc4'
     """
-    return ids_of_canonical(canonical_many([grid]))[0]
+    return ids_of_canonical(canonical_many([Grid.of(grid)]))[0]
 
 
-def canonical_ids(grids: Iterable[Grid]) -> list[str]:
+def canonical_ids(grids: Iterable[Grid | str]) -> list[str]:
     """:func:`canonical_id` of many grids of one shape, in one call into C."""
     return ids_of_canonical(canonical_many(grids))
 

@@ -11,7 +11,9 @@ Exit status, the same in every command:
 - 1: some input was bad (unreadable, conflicting, no solution, more than one solution), a
   puzzle could not be finished with the techniques asked for, or an output could not be
   written; each problem is reported on stderr, with its line number for files;
-- 2: a usage error (an unknown option or technique, a value out of range);
+- 1 also: an optional extra that the command needs is not installed (the message names it);
+- 2: a usage error (an unknown option or technique, a value out of range, a malformed
+  ``--cluster`` address);
 - 130: interrupted (Ctrl+C).
 """
 
@@ -28,7 +30,13 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO, TypeVar
 
 from ._shape import MAX_SIDE, Shape
-from .errors import ClusterError, GenerationError, NotUniqueError, SudokitError
+from .errors import (
+    ClusterError,
+    GenerationError,
+    MissingExtraError,
+    NotUniqueError,
+    SudokitError,
+)
 from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_grid
 
 # Each command imports what it runs in its own function, so that a start-up (``sudokit solve``
@@ -659,9 +667,10 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
         help="add puzzles from a file or stdin",
         description="Add the puzzles of a file (any format sudokit reads) to the bank. "
         "Puzzles without exactly one solution are refused; ratings that records state "
-        "(sudokit generate --rate, sudokit rate) are kept, others are computed; an isomorph "
-        "of a stored puzzle is a duplicate and is not stored again. Ends with a summary line "
-        "on stderr; the exit status is 1 when a line was bad or refused.",
+        "(sudokit generate --rate, sudokit rate) are kept, others are computed by --jobs "
+        "worker processes and stored as they are rated; an isomorph of a stored puzzle is a "
+        "duplicate, found before it is rated, and is not stored again. Ends with a summary "
+        "line on stderr; the exit status is 1 when a line was bad or refused.",
     )
     a.add_argument(
         "--batch",
@@ -846,7 +855,8 @@ def _progress(total: int | None, initial: int, err: TextIO) -> tqdm[NoReturn]:
 
 def _workers(args: argparse.Namespace) -> dict[str, Any]:
     """``jobs`` and ``cluster`` for the library, from ``--jobs`` / ``--cluster``; a usage error
-    for a malformed address, an error when Dask is missing (before any work or output)."""
+    (status 2) for a malformed address, MissingExtraError (status 1, as for every missing
+    extra) when Dask is missing: before any work or output."""
     from ._parallel import default_jobs
 
     if args.cluster is not None:
@@ -1495,10 +1505,9 @@ PLAY_PORT = 8765
 
 def _listen(command: str, host: str, ports: list[int]) -> Any:
     """A socket bound to the first of ``ports`` that is free on ``host``."""
-    from .web import SERVER_EXTRA, server_available
+    from .web import require_server
 
-    if not server_available():
-        raise _Fail(f"sudokit {command}: the service needs its extra: {SERVER_EXTRA}")
+    require_server()  # MissingExtraError: main says which extra to install
     from .web.run import bind
 
     for i, port in enumerate(ports):
@@ -1632,40 +1641,30 @@ def _bank_add(args: argparse.Namespace, err: TextIO) -> int:
     jobs = args.jobs or default_jobs()
     refused = added = duplicates = 0
     with ExitStack() as stack:
-        if jobs > 1:
-            # This process only reads, stores and counts: no cyclic garbage collection while
-            # the puzzles stream through (none of their tuples is in a cycle; the collector's
-            # passes over them take a tenth of its time). With one job it also rates, which
-            # may leave cycles: each chunk goes without the collector only while prepared.
-            stack.enter_context(without_gc())
-        # Chunks as the input gives them, read and prepared here (-j 1) or by jobs - 1
-        # worker processes while this one stores.
-        chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate), source)
+        # This process only reads, stores and counts (the puzzles to rate go to worker
+        # processes): no cyclic garbage collection while the puzzles stream through (none of
+        # their tuples is in a cycle; the collector's passes over them take a tenth of its time).
+        stack.enter_context(without_gc())
+        # Chunks as the input gives them, read and prepared but for the ratings here (-j 1)
+        # or by jobs - 1 worker processes; the bank has them rated by jobs processes.
+        chunks = _readable(prepared(source, jobs=jobs, rerate=args.rerate, triage=True), source)
         first = next(chunks, None)  # an unreadable input fails before a bank is made
         bank = stack.enter_context(_bank(args, create=True))
         bar = stack.enter_context(_progress(source.count() if err.isatty() else None, 0, err))
-
-        def entries() -> Iterator[Any]:
-            nonlocal refused
-            for done in chain([first] if first is not None else [], chunks):
-                for item in done:
-                    if isinstance(item, Refusal):
-                        err.write(f"{item.message}\n")
-                        refused += 1
-                        bar.update(1)
-                    else:
-                        yield item
-
         quiet = args.quiet
-        for outcome in bank.add(entries(), batch=args.batch):
+        given = chain([first] if first is not None else [], chunks)
+        for outcome in bank.add_file(given, jobs=jobs, batch=args.batch):
             bar.update(1)
-            if outcome.new:
+            if isinstance(outcome, Refusal):
+                err.write(f"{outcome.message}\n")
+                refused += 1
+            elif outcome.new:
                 added += 1
-                continue
-            duplicates += 1
-            if not quiet:
-                where, _, line = outcome.entry.source.rpartition(":")
-                err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
+            else:
+                duplicates += 1
+                if not quiet:
+                    where, _, line = outcome.entry.source.rpartition(":")
+                    err.write(f"{where}, line {line}: duplicate of {outcome.entry.id}, not added\n")
     err.write(f"{bank.name}: added {added}, duplicates {duplicates}, refused {refused}\n")
     return 1 if refused else 0
 
@@ -1860,6 +1859,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Fail as e:
         sys.stderr.write(f"{e}\n")
         return e.status
+    except MissingExtraError as e:  # --cluster without Dask, serve without its extra, ...
+        sys.stderr.write(f"sudokit {args.command}: {e}\n")
+        return 1
     except ClusterError as e:  # the cluster failed the run (unreachable, lost)
         sys.stderr.write(f"sudokit {args.command}: {e}\n")
         return 1

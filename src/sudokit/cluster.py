@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ._parallel import default_jobs
-from .errors import ClusterError
+from .errors import ClusterError, MissingExtraError
 
 __all__ = [
     "ClusterError",
@@ -59,12 +60,20 @@ CONNECT_TIMEOUT = 5.0
 #: Seconds to wait for a first worker to join a scheduler that has none yet.
 WORKER_TIMEOUT = 60.0
 
-INSTALL_HINT = 'sudokit[cluster] is not installed: pip install "sudokit[cluster]"'
+#: The schemes of the addresses Dask's client connects to.
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+_HOST_PORT = re.compile(r"(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(\d{1,5})")
+
+
+def _missing() -> MissingExtraError:
+    return MissingExtraError("cluster", "distributed", feature="--cluster")
 
 
 def parse_address(address: str) -> tuple[str, int | None]:
     """``("local", N or None)`` for ``local[:N]``, else ``(scheduler address, None)``.
-    ClusterError names a malformed address."""
+    ClusterError names a malformed address: a scheduler's address is ``HOST:PORT``, or
+    ``SCHEME://HOST:PORT`` with one of Dask's :data:`SCHEMES`."""
     text = address.strip()
     if text == "local":
         return "local", None
@@ -76,27 +85,37 @@ def parse_address(address: str) -> tuple[str, int | None]:
                 "processes, at least 1"
             )
         return "local", int(count)
-    if not text or any(c.isspace() for c in text):
+    scheme, sep, rest = text.rpartition("://")
+    if sep and scheme.lower() not in SCHEMES:
+        raise ClusterError(
+            f"bad cluster address {address!r}: unknown address scheme {scheme!r}; expected "
+            f"one of {', '.join(SCHEMES)}"
+        )
+    if scheme.lower() == "inproc" and rest:
+        return text, None
+    m = _HOST_PORT.fullmatch(rest)
+    if m is None or int(m.group(1)) > 65535:
         raise ClusterError(
             f"bad cluster address {address!r}: expected local, local:N or a scheduler's "
-            "address such as tcp://host:8786"
+            "address, HOST:PORT or tcp://HOST:PORT (such as tcp://host:8786)"
         )
     return text, None
 
 
 def check(address: str) -> None:
-    """ClusterError for a malformed address, or when Dask is not installed: what a command
-    can say before it starts (without importing Dask, nor reaching the scheduler)."""
+    """ClusterError for a malformed address, MissingExtraError when Dask is not installed:
+    what a command can say before it starts (without importing Dask, nor reaching the
+    scheduler)."""
     parse_address(address)
     if importlib.util.find_spec("distributed") is None:
-        raise ClusterError(INSTALL_HINT)
+        raise _missing()
 
 
 def _dask() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError(INSTALL_HINT) from None
+        raise _missing() from None
     return distributed
 
 
@@ -113,8 +132,9 @@ class Connection:
 @contextmanager
 def connect(address: str, *, timeout: float | None = None) -> Iterator[Connection]:
     """A :class:`Connection` to the cluster at ``address``, closed afterwards (with the
-    cluster itself for ``local``). ClusterError when Dask is missing, the address is bad, or no
-    scheduler answers within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`)."""
+    cluster itself for ``local``). MissingExtraError when Dask is missing; ClusterError when
+    the address is bad, or no scheduler answers within ``timeout`` seconds (default
+    :data:`CONNECT_TIMEOUT`)."""
     where, count = parse_address(address)
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     distributed = _dask()

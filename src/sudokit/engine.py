@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from operator import attrgetter
 
 from . import _engine
-from ._grid import Grid, batch_shape
+from ._grid import Grid, batch_shape, grids_of
 from ._shape import Shape
 from .errors import NotUniqueError
 
@@ -43,35 +43,40 @@ _SUDOKU = Shape(3, 3)
 _CELLS_OF = attrgetter("cells")
 
 
-def solve(grid: Grid) -> Grid | None:
+def solve(grid: Grid | str) -> Grid | None:
     """Return the first solution found, or ``None`` when the puzzle has none.
 
     For a puzzle with several solutions, which one is returned is fixed for a given version but
     otherwise unspecified; use :func:`count_solutions` or :func:`is_unique` to check.
+
+    Here and in every function of this module, a puzzle is a :class:`Grid` or its text
+    (:meth:`Grid.of`), a shape a :class:`Shape` or its text, ``"2x3"`` (:meth:`Shape.of`).
     """
+    grid = Grid.of(grid)
     shape = grid.shape
     solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
     return None if solution is None else Grid.unchecked(shape, solution)
 
 
-def count_solutions(grid: Grid, *, limit: int = 2) -> int:
+def count_solutions(grid: Grid | str, *, limit: int = 2) -> int:
     """Count the solutions of ``grid``, stopping at ``limit`` (so the result is at most ``limit``).
 
     ``limit=2`` is the uniqueness test: 0 means no solution, 1 unique, 2 several.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
+    grid = Grid.of(grid)
     shape = grid.shape
     _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
     return count
 
 
-def is_unique(grid: Grid) -> bool:
+def is_unique(grid: Grid | str) -> bool:
     """True when ``grid`` has exactly one solution."""
     return count_solutions(grid, limit=2) == 1
 
 
-def unique_solution(grid: Grid) -> Grid:
+def unique_solution(grid: Grid | str) -> Grid:
     """The one solution of ``grid``; :class:`~sudokit.errors.NotUniqueError` when it has none
     or more than one. Every command that needs one solution (rating, explaining, hints,
     printing) asks this first, so a broken puzzle fails at once with a clear message.
@@ -81,6 +86,7 @@ def unique_solution(grid: Grid) -> Grid:
       ...
     sudokit.errors.NotUniqueError: more than one solution
     """
+    grid = Grid.of(grid)
     shape = grid.shape
     solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2)
     if count == 0 or solution is None:
@@ -113,9 +119,9 @@ def search_cells(shape: Shape, cells: bytes, limit: int) -> tuple[bytes, list[in
     return solutions, counts
 
 
-def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
+def solve_many(grids: Iterable[Grid | str]) -> list[Grid | None]:
     """Solve many puzzles of one shape in one call into C; ``None`` where there is no solution."""
-    batch = grids if isinstance(grids, Sequence) else list(grids)
+    batch = grids_of(grids)
     if not batch:
         return []
     shape, solutions, counts = search_batch(batch, 1)
@@ -127,17 +133,17 @@ def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
     return found
 
 
-def count_many(grids: Iterable[Grid], *, limit: int = 2) -> list[int]:
+def count_many(grids: Iterable[Grid | str], *, limit: int = 2) -> list[int]:
     """Count the solutions of many puzzles of one shape (each stopping at ``limit``)."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
-    batch = grids if isinstance(grids, Sequence) else list(grids)
+    batch = grids_of(grids)
     if not batch:
         return []
     return search_batch(batch, limit)[2]
 
 
-def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
+def random_grid(shape: Shape | str = _SUDOKU, *, seed: int) -> Grid:
     """A random complete grid of ``shape``: a function of the shape, the seed and the version.
 
     The seed is any integer; it is taken modulo 2**64.
@@ -147,5 +153,6 @@ def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
     >>> random_grid(seed=1).is_complete()
     True
     """
+    shape = Shape.of(shape)
     cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
     return Grid.unchecked(shape, cells)

@@ -12,8 +12,11 @@ The tree::
     ├── BankError                     a puzzle bank that cannot be opened or used: not a bank,
     │                                  written by a newer sudokit, an unknown URL scheme, a
     │                                  server that cannot be reached; the message names it
-    └── ClusterError                  a Dask cluster that cannot be used: Dask not installed,
-                                       a bad address, a scheduler that does not answer
+    ├── ClusterError                  a Dask cluster that cannot be used: a bad address, a
+    │                                  scheduler that does not answer, a lost cluster
+    └── MissingExtraError(ImportError) an optional extra that a feature needs is not
+                                       installed (``[postgres]``, ``[server]``, ``[cluster]``);
+                                       the message says what to install
 
 Every message quotes the offending input (shortened when long) and, for text, the line and
 column or cell (``r5c3``) where the problem is.
@@ -29,6 +32,7 @@ __all__ = [
     "GenerationError",
     "InvalidPuzzleError",
     "InvalidShapeError",
+    "MissingExtraError",
     "NotUniqueError",
     "SudokitError",
 ]
@@ -88,6 +92,31 @@ class BankError(SudokitError):
 
 
 class ClusterError(SudokitError):
-    """A Dask cluster (:mod:`sudokit.cluster`) that cannot be used as asked: Dask is not
-    installed, the address is malformed, or no scheduler answers there in time; the message
-    names the address."""
+    """A Dask cluster (:mod:`sudokit.cluster`) that cannot be used as asked: the address is
+    malformed, no scheduler answers there in time, or the cluster was lost; the message names
+    the address. (Dask not installed is a :class:`MissingExtraError`.)"""
+
+
+class MissingExtraError(SudokitError, ImportError):
+    """A feature that needs an optional extra which is not installed: a PostgreSQL bank
+    (``postgres``), the service (``server``), a Dask cluster (``cluster``). ``extra`` names
+    the extra, ``module`` the module that could not be imported; the message says what to
+    install, e.g. ``a PostgreSQL bank needs the [postgres] extra: pip install
+    "sudokit[postgres]"``."""
+
+    def __init__(self, extra: str, module: str, *, feature: str) -> None:
+        super().__init__(
+            f'{feature} needs the [{extra}] extra: pip install "sudokit[{extra}]"'
+            f" ({module} is not installed)",
+            name=module,
+        )
+        self.extra = extra
+        self.module = module
+        self.feature = feature
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_missing, (self.extra, self.module, self.feature))
+
+
+def _missing(extra: str, module: str, feature: str) -> MissingExtraError:
+    return MissingExtraError(extra, module, feature=feature)

@@ -321,10 +321,14 @@ def _parse(text: str, shape: Shape | None, alphabet: str | None) -> tuple[Shape,
 
 
 def checked_cells(
-    text: str, shape: Shape | None, alphabet: str | None, allow_conflicts: bool
+    text: str, shape: Shape | str | None, alphabet: str | None, allow_conflicts: bool
 ) -> tuple[Shape, bytes]:
     """The shape and cells of a grid's text, checked (conflicting clues raise unless
-    ``allow_conflicts``): what ``Grid(text)`` is built from."""
+    ``allow_conflicts``): what ``Grid(text)`` is built from. ``shape`` may be given as its
+    text (:meth:`Shape.of`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"expected the text of a puzzle, got {type(text).__name__} {text!r:.40}")
+    shape = None if shape is None else Shape.of(shape)
     try:
         sh, cells, _ = _parse(text, shape, alphabet)
         if not allow_conflicts:
@@ -338,7 +342,7 @@ def checked_cells(
 
 
 def parse_cells(
-    text: str, *, shape: Shape | None = None, alphabet: str | None = None
+    text: str, *, shape: Shape | str | None = None, alphabet: str | None = None
 ) -> tuple[Shape, bytes]:
     """The shape and cell digits (``bytes``, 0 = empty) of a grid in any supported text form.
 
@@ -354,7 +358,7 @@ def parse_cells(
 def parse_grid(
     text: str,
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     alphabet: str | None = None,
     allow_conflicts: bool = False,
 ) -> Grid:
@@ -452,9 +456,10 @@ def to_json(grid: Grid) -> str:
     return json.dumps({"shape": str(grid.shape), "grid": rows})
 
 
-def format_grid(grid: Grid, fmt: str, *, alphabet: str | None = None) -> str:
+def format_grid(grid: Grid | str, fmt: str, *, alphabet: str | None = None) -> str:
     """``grid`` in one of :data:`FORMATS` (``"line"``, ``"pretty"`` or ``"json"``), with digits
     written in ``alphabet`` when one is given (JSON keeps digits)."""
+    grid = Grid.of(grid)
     if fmt == "line":
         return format_line(grid, alphabet=alphabet)
     if fmt == "pretty":
@@ -615,7 +620,7 @@ def _square_sides(n: int) -> tuple[int, int]:
 def read_puzzles(
     lines: Iterable[str],
     *,
-    shape: Shape | None = None,
+    shape: Shape | str | None = None,
     alphabet: str | None = None,
     source: str = "<stdin>",
     first_line: int = 1,
@@ -633,6 +638,7 @@ def read_puzzles(
     2 1.3...12....4..3 None
     3 None x.txt, line 3: conflicting clues: digit 1 at r1c1 and r1c3 (row 1): '1.1.............'
     """
+    shape = None if shape is None else Shape.of(shape)
     if shape is None and alphabet is not None:
         # An explicit alphabet names the side: n symbols for n digits (square boxes).
         with contextlib.suppress(InvalidShapeError):

@@ -264,10 +264,7 @@ class Dig:
 
     def __post_init__(self) -> None:
         put = object.__setattr__
-        if isinstance(self.shape, str):
-            put(self, "shape", Shape.parse(self.shape))
-        elif not isinstance(self.shape, Shape):
-            raise TypeError(f"shape must be a Shape or text such as '3x3', got {self.shape!r}")
+        put(self, "shape", Shape.of(self.shape))
         if not isinstance(self.symmetry, str):
             raise TypeError(f"symmetry must be a name, got {self.symmetry!r}")
         put(self, "symmetry", self.symmetry.strip().lower())

@@ -406,7 +406,7 @@ def _random_seeds(count: int, seed: int, min_er: float) -> list[tuple[Grid, floa
 
 
 def hunt(
-    seeds: Iterable[Grid | tuple[Grid, float | None]] | None = None,
+    seeds: Iterable[Grid | str | tuple[Grid | str, float | None]] | None = None,
     *,
     min_er: float,
     vicinity: Vicinity | str = Vicinity(1, 1),
@@ -482,7 +482,7 @@ def hunt(
 
 
 def _hunt(
-    seeds: Iterable[Grid | tuple[Grid, float | None]] | None,
+    seeds: Iterable[Grid | str | tuple[Grid | str, float | None]] | None,
     *,
     min_er: float,
     vicinity: Vicinity,
@@ -513,7 +513,10 @@ def _hunt(
     if seeds is None:
         given = list(_random_seeds(random_seeds, seed, min_er))
     else:
-        given = [s if isinstance(s, tuple) else (s, None) for s in seeds]
+        # A seed is a Grid or its text (Grid.of), alone or with its ER.
+        given = [
+            (Grid.of(s[0]), s[1]) if isinstance(s, tuple) else (Grid.of(s), None) for s in seeds
+        ]
     if not given:
         raise ValueError("no seeds to hunt from")
     shape = batch_shape([g for g, _ in given])

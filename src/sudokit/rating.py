@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
 
-from ._grid import Grid
+from ._grid import Grid, grids_of
 from .engine import unique_solution
 from .errors import NotUniqueError
 from .logic import (
@@ -143,7 +143,7 @@ class Rating:
         return f"ED={self.er:.1f}/{self.ep:.1f}/{self.ed:.1f}"
 
 
-def hodoku(puzzle: Grid | Candidates) -> HodokuGrade:
+def hodoku(puzzle: Grid | Candidates | str) -> HodokuGrade:
     """HoDoKu-style grade: solve in HoDoKu's order with HoDoKu's techniques (SE's chains stand
     in for the ones sudokit lacks) and score the path by HoDoKu's rule (see
     :mod:`sudokit.logic.hodoku`). Agrees with HoDoKu 2.2's level on 350 of the 362 puzzles of
@@ -159,7 +159,10 @@ def hodoku(puzzle: Grid | Candidates) -> HodokuGrade:
 
 
 def rate(
-    puzzle: Grid | Candidates, *, max_rating: float | None = None, deadline: float | None = None
+    puzzle: Grid | Candidates | str,
+    *,
+    max_rating: float | None = None,
+    deadline: float | None = None,
 ) -> Rating:
     """Rate ``puzzle`` as Sudoku Explainer does.
 
@@ -186,8 +189,8 @@ def rate(
     if isinstance(puzzle, Candidates):
         start: Grid | Candidates = puzzle.copy()
     else:
-        unique_solution(puzzle)
-        start = puzzle
+        start = Grid.of(puzzle)  # a Grid, or its text
+        unique_solution(start)
     techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
     return _rating_of(end, steps, max_rating)
@@ -262,7 +265,7 @@ class Screened:
 _FLOOR_MARGIN = 0.05
 
 
-def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Screened:
+def screen(puzzle: Grid | str, floor: float, *, deadline: float | None = None) -> Screened:
     """Run ``puzzle``'s SE path with the techniques rated below ``floor`` only, stopping at
     the first step rated ``floor`` or more: the cheap half of "is its ER at least
     ``floor``?". Below the floor the result is the exact rating; at or above it,
@@ -275,6 +278,7 @@ def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Scre
     >>> s.passed, str(s.finish())
     (True, 'ED=1.2/1.2/1.2')
     """
+    puzzle = Grid.of(puzzle)
     unique_solution(puzzle)
     cap = floor - _FLOOR_MARGIN
     techniques = _up_to(cap)
@@ -283,12 +287,14 @@ def screen(puzzle: Grid, floor: float, *, deadline: float | None = None) -> Scre
     return Screened(_rating_of(end, steps, cap), state, cap)
 
 
-def rate_many(grids: list[Grid], with_hodoku: bool = False) -> list[Rating | NotUniqueError]:
+def rate_many(
+    grids: Sequence[Grid | str], with_hodoku: bool = False
+) -> list[Rating | NotUniqueError]:
     """Rate each grid (with its HoDoKu grade when asked); the ratings carry no step paths
     (cheap to send between processes). A grid without exactly one solution gets its
     :class:`~sudokit.errors.NotUniqueError` in place of a rating."""
     out: list[Rating | NotUniqueError] = []
-    for g in grids:
+    for g in grids_of(grids):
         try:
             rating = rate(g)
         except NotUniqueError as e:

@@ -45,6 +45,7 @@ from ..errors import BankError
 from ..formats import Record
 from ..generator import Dig, Generated
 from ..rating import Level, Rating, hodoku, rate
+from ._adding import add_rated
 from ._entries import (
     ROW_COLUMNS,
     Entry,
@@ -52,6 +53,7 @@ from ._entries import (
     Pending,
     Refusal,
     Stated,
+    Unrated,
     entry_of,
     from_generated,
     grid_of_line,
@@ -59,10 +61,12 @@ from ._entries import (
     prepare_many,
     prepare_task,
     prepared,
+    rate_unrated,
     read_pending,
     read_pieces,
     read_tasks,
     stored_rows,
+    triage_task,
     without_gc,
 )
 from ._schema import SCHEMA_VERSION, meta, open_engine, puzzles, runs, techniques, writing
@@ -79,6 +83,7 @@ __all__ = [
     "Refusal",
     "Stated",
     "Stored",
+    "Unrated",
     "check_fill",
     "entry_of",
     "from_generated",
@@ -86,10 +91,12 @@ __all__ = [
     "prepare_many",
     "prepare_task",
     "prepared",
+    "rate_unrated",
     "read_pending",
     "read_pieces",
     "read_tasks",
     "step_names",
+    "triage_task",
     "without_gc",
 ]
 
@@ -102,10 +109,12 @@ class Filters:
     er: tuple[float, float] | None = None
     require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
     clues: tuple[int, int] | None = None
-    shape: Shape | None = None
+    shape: Shape | str | None = None  # given as its text ("2x3"), kept as a Shape
     symmetry: str | None = None
 
     def __post_init__(self) -> None:
+        if self.shape is not None:
+            object.__setattr__(self, "shape", Shape.of(self.shape))
         for name in self.require:
             step_names(name)  # ValueError for an unknown technique, at once
         if self.symmetry is not None and self.symmetry not in generator.SYMMETRIES:
@@ -187,9 +196,11 @@ class Stored:
 class Added(NamedTuple):
     """What became of an entry given to :meth:`Bank.add`: ``new`` False for a duplicate (an
     isomorph of it was stored already, or came earlier in the same input). A named tuple:
-    one is made for every puzzle stored, in the process that stores."""
+    one is made for every puzzle stored, in the process that stores. From
+    :meth:`Bank.add_file`, a duplicate found before it was rated is its :class:`Unrated`
+    (``id`` and ``source`` as an entry's)."""
 
-    entry: Entry
+    entry: Entry | Unrated
     new: bool
 
 
@@ -430,8 +441,29 @@ class Bank:
         if pending:
             yield from self._write(pending)
 
+    def add_file(
+        self,
+        chunks: Iterable[Sequence[Entry | Refusal | Unrated]],
+        *,
+        jobs: int = 1,
+        batch: int = 10000,
+        max_delay: float = 1.0,
+    ) -> Iterator[Added | Refusal]:
+        """Store the puzzles of ``chunks`` (:func:`prepared` with ``triage``, from a file),
+        yielding what became of each (a :class:`Refusal` as it is) as it is done, not in input
+        order: entries with a stated rating as :meth:`add` stores them; puzzles to rate are
+        first looked up by canonical id (a duplicate is one at once, not rated), then rated
+        by ``jobs`` worker processes while this process stores what they give back,
+        committed ``batch`` at a time and at the latest ``max_delay`` seconds after the
+        first that waits. A run killed at any time keeps what it committed; a rerun finds
+        those held and rates only the rest (:mod:`sudokit.bank._adding`)."""
+        for done in add_rated(
+            chunks, store=self._write, held=self.held, jobs=jobs, batch=batch, max_delay=max_delay
+        ):
+            yield done if isinstance(done, Added | Refusal) else _new_added(done)
+
     def add_puzzles(
-        self, puzzles: Iterable[Grid], *, source: str = "library"
+        self, puzzles: Iterable[Grid | str], *, source: str = "library"
     ) -> list[Added | Refusal]:
         """Store puzzles given as grids: each is checked (one solution), put in canonical
         form and rated here with its SE path, as ``bank add`` does for a file; what became of
@@ -439,7 +471,7 @@ class Bank:
         ``source`` names where they came from (``SOURCE:N`` for the N-th)."""
         items: list[Pending | Record] = [
             Pending(Record(i, g, None, g.to_line(), "line"), f"{source}:{i}")
-            for i, g in enumerate(puzzles, 1)
+            for i, g in enumerate(map(Grid.of, puzzles), 1)
         ]
         done = prepare_many(items)
         stored = iter(self.add([d for d in done if isinstance(d, Entry)]))

@@ -9,6 +9,9 @@ Terms:
   rating (ER, EP and ED) is used as it is, so a file of rated puzzles is added without rating
   them again; its technique path is then not known (``path_known`` is false).
 - A **refusal** is a puzzle that cannot be stored (no solution, or more than one).
+- An **unrated** puzzle (:class:`Unrated`) is one prepared but for its rating: checked
+  unique, in canonical form with its id, so the bank can tell whether it holds it before
+  anyone spends time rating it (:func:`triage_task`, then :func:`rate_unrated`).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ __all__ = [
     "Pending",
     "Refusal",
     "Stated",
+    "Unrated",
     "entry_of",
     "from_generated",
     "prepare",
@@ -56,10 +60,12 @@ __all__ = [
     "Lines",
     "prepare_task",
     "prepared",
+    "rate_unrated",
     "read_pending",
     "read_pieces",
     "read_tasks",
     "stored_rows",
+    "triage_task",
     "without_gc",
 ]
 
@@ -256,6 +262,22 @@ class Refusal:
     message: str
 
 
+class Unrated(NamedTuple):
+    """A unique puzzle prepared but for its rating (:func:`triage_task`): its canonical id,
+    its record, its canonical form and that form's solution."""
+
+    id: str
+    pending: Pending
+    form: Grid
+    solution: Grid
+    rerate: bool
+
+    @property
+    def source(self) -> str:
+        """``FILE:LINE``, as the entry will say."""
+        return self.pending.where
+
+
 _YES = {"yes": True, "no": False, True: True, False: False}
 
 
@@ -359,21 +381,29 @@ def read_pieces(source: PuzzleSource, size: int = 1000) -> Iterator[list[Pending
 
 
 def prepared(
-    source: PuzzleSource, *, jobs: int = 1, rerate: bool = False, size: int = 1000
-) -> Iterator[list[Entry | Refusal]]:
+    source: PuzzleSource,
+    *,
+    jobs: int = 1,
+    rerate: bool = False,
+    size: int = 1000,
+    triage: bool = False,
+) -> Iterator[list[Entry | Refusal | Unrated]]:
     """The puzzles of ``source`` read and prepared (:func:`prepare_many`) in chunks of about
     ``size``, in order, for :meth:`sudokit.bank.Bank.add`: in this process for ``jobs`` 1;
     else by ``jobs - 1`` worker processes (sent plain lines, :func:`read_tasks`), leaving
     this process, one of the ``jobs``, to store. From standard input a chunk is what the
     input had to give, so a slow pipe is stored as it comes. Raises OSError (at the first
-    ``next``) for a file that cannot be read."""
+    ``next``) for a file that cannot be read.
+
+    With ``triage`` the puzzles to rate come back :class:`Unrated` (:func:`triage_task`),
+    for :meth:`sudokit.bank.Bank.add_file`; else every item is an entry or a refusal."""
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     if jobs == 1:  # the tasks a worker would get, done here
         for task in read_tasks(source, size):
-            yield prepare_task(task, rerate)
+            yield _prepare_task(task, rerate, triage)
         return
-    work = partial(prepare_task, rerate=rerate)
+    work = partial(_prepare_task, rerate=rerate, defer=triage)
     yield from ordered_map(work, read_tasks(source, size), jobs=jobs - 1, inline=False)
 
 
@@ -389,11 +419,26 @@ def prepare_task(
 ) -> list[Entry | Refusal]:
     """:func:`prepare_many` of a task of :func:`read_tasks`, reading its lines first (a
     list that a worker process sends back compactly: :class:`_Chunk`)."""
+    return _prepare_task(task, rerate, False)  # type: ignore[return-value]  # none unrated
+
+
+def triage_task(
+    task: Lines | list[Pending | Record], rerate: bool = False
+) -> list[Entry | Refusal | Unrated]:
+    """:func:`prepare_task` but for the ratings: each puzzle that needs one (no complete
+    stated rating, or ``rerate``) comes back :class:`Unrated`, for :func:`rate_unrated`
+    once the bank has said it does not hold it."""
+    return _prepare_task(task, rerate, True)
+
+
+def _prepare_task(
+    task: Lines | list[Pending | Record], rerate: bool, defer: bool
+) -> list[Entry | Refusal | Unrated]:
     if not isinstance(task, Lines):
-        return _Chunk(prepare_many(task, rerate))
+        return _Chunk(_prepare_many(task, rerate, defer))
     with without_gc():
         found = list(RecordReader.puzzle_lines(task))
-        return _Chunk(_prepare_lines(task.name, found, rerate))
+        return _Chunk(_prepare_lines(task.name, found, rerate, defer))
 
 
 @contextmanager
@@ -411,7 +456,7 @@ def without_gc() -> Iterator[None]:
             gc.enable()
 
 
-class _Chunk(list[Entry | Refusal]):
+class _Chunk(list[Entry | Refusal | Unrated]):
     """A prepared chunk that pickles its entries as plain tuples, made back into entries by
     one C-level call each (unpickling a named tuple runs its ``__new__``, a Python call of
     eighteen arguments: 3 us of the storing process's time an entry, against 1.5). It
@@ -421,14 +466,14 @@ class _Chunk(list[Entry | Refusal]):
         return _unchunk, ([tuple(d) if type(d) is Entry else d for d in self],)
 
 
-def _unchunk(items: list[tuple[Any, ...] | Refusal]) -> list[Entry | Refusal]:
+def _unchunk(items: list[tuple[Any, ...] | Refusal | Unrated]) -> list[Entry | Refusal | Unrated]:
     make = _new_entry
     return [make(d) if type(d) is tuple else d for d in items]  # type: ignore[misc]
 
 
 def _prepare_lines(
-    name: str, found: list[tuple[int, str, str]], rerate: bool
-) -> list[Entry | Refusal]:
+    name: str, found: list[tuple[int, str, str]], rerate: bool, defer: bool
+) -> list[Entry | Refusal | Unrated]:
     """:func:`prepare_many` of plain 9x9 lines of ``name`` (each its number, the line and
     its note, as :meth:`RecordReader.puzzle_lines` gives them), without a record, a
     :class:`Pending` or a :class:`Grid` for each: the chunk's cells go to C as one string
@@ -448,14 +493,14 @@ def _prepare_lines(
     try:
         forms = forms_of_cells(_SUDOKU, cells)
     except ValueError:  # a repeated digit: the general way finds which, and says so
-        return prepare_many([pending(k) for k in range(len(found))], rerate)
+        return _prepare_many([pending(k) for k in range(len(found))], rerate, defer)
     solutions, counts = search_cells(_SUDOKU, forms, 2)
     ids = ids_of_forms(_SUDOKU, forms)
     symmetries = symmetries_of_cells(9, cells)
     form_text = forms.translate(_TEXT).decode("ascii")
     solution_text = solutions.translate(_TEXT).decode("ascii")
     generated = _GENERATED.fullmatch
-    out: list[Entry | Refusal] = []
+    out: list[Entry | Refusal | Unrated] = []
     for k, (line, raw, note) in enumerate(found):
         at = 81 * k
         if counts[k] != 1 or rerate:
@@ -465,7 +510,7 @@ def _prepare_lines(
                 continue
             form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
             solution = Grid.unchecked(_SUDOKU, solutions[at : at + 81])
-            out.append(_entry(item, form, ids[k], solution, rerate))
+            out.append(_entry(item, form, ids[k], solution, rerate, defer))
             continue
         text = shown[k]
         m = generated(note)
@@ -507,7 +552,7 @@ def _prepare_lines(
             item = pending(k)
             form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
             solution = Grid.unchecked(_SUDOKU, solutions[at : at + 81])
-            out.append(_entry(item, form, ids[k], solution, rerate))
+            out.append(_entry(item, form, ids[k], solution, rerate, defer))
             continue
         minimal = s.minimal
         if minimal is None:
@@ -624,6 +669,12 @@ def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
     return done
 
 
+def rate_unrated(item: Unrated) -> Entry:
+    """The entry of an :class:`Unrated` puzzle: rated (with its SE path and HoDoKu grade)
+    and its minimality established unless stated."""
+    return _entry(item.pending, item.form, item.id, item.solution, item.rerate)  # type: ignore[return-value]
+
+
 def prepare_many(items: list[Pending | Record], rerate: bool = False) -> list[Entry | Refusal]:
     """:func:`prepare` for a chunk of puzzles (one task of a worker process); a bad record
     becomes the :class:`Refusal` that says why.
@@ -632,7 +683,13 @@ def prepare_many(items: list[Pending | Record], rerate: bool = False) -> list[En
     exact engine checks all of those (unique?) and solves them in one more: the stored
     solution is the canonical puzzle's, found by that check.
     """
-    out: list[Entry | Refusal | None] = [None] * len(items)
+    return _prepare_many(items, rerate, False)  # type: ignore[return-value]  # none unrated
+
+
+def _prepare_many(
+    items: list[Pending | Record], rerate: bool, defer: bool
+) -> list[Entry | Refusal | Unrated]:
+    out: list[Entry | Refusal | Unrated | None] = [None] * len(items)
     by_shape: dict[Shape, tuple[list[int], list[Pending]]] = {}
     for i, item in enumerate(items):
         if isinstance(item, Pending):
@@ -642,33 +699,35 @@ def prepare_many(items: list[Pending | Record], rerate: bool = False) -> list[En
         else:
             out[i] = _refusal(item)
     for at, group in by_shape.values():
-        for i, done in zip(at, _prepare_shape(group, rerate), strict=True):
+        for i, done in zip(at, _prepare_shape(group, rerate, defer), strict=True):
             out[i] = done
     return [done for done in out if done is not None]
 
 
-def _prepare_shape(items: list[Pending], rerate: bool) -> list[Entry | Refusal]:
+def _prepare_shape(
+    items: list[Pending], rerate: bool, defer: bool
+) -> list[Entry | Refusal | Unrated]:
     grids = [item.grid for item in items]
     try:
         forms = canonical_many(grids)
     except ValueError:
         # A puzzle with a repeated digit (the fast reader leaves that check to here), or
         # one beyond the canonical search: one by one, to find which.
-        return [_prepare_one(item, rerate) for item in items]
+        return [_prepare_one(item, rerate, defer) for item in items]
     shape, solutions, counts = search_batch(forms, 2)
     ids = ids_of_canonical(forms)
     size = shape.size
-    out: list[Entry | Refusal] = []
+    out: list[Entry | Refusal | Unrated] = []
     for k, (item, form, count) in enumerate(zip(items, forms, counts, strict=True)):
         if count != 1:
             out.append(_unsolvable(item, count))
             continue
         solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
-        out.append(_entry(item, form, ids[k], solution, rerate))
+        out.append(_entry(item, form, ids[k], solution, rerate, defer))
     return out
 
 
-def _prepare_one(item: Pending, rerate: bool) -> Entry | Refusal:
+def _prepare_one(item: Pending, rerate: bool, defer: bool) -> Entry | Refusal | Unrated:
     if conflict_reason(item.grid.shape, item.grid.cells) is not None:
         return _unsolvable(item, 0)
     form = canonical(item.grid).grid
@@ -676,7 +735,7 @@ def _prepare_one(item: Pending, rerate: bool) -> Entry | Refusal:
         solution = unique_solution(form)
     except NotUniqueError as e:
         return _unsolvable(item, e.solutions)
-    return _entry(item, form, ids_of_canonical([form])[0], solution, rerate)
+    return _entry(item, form, ids_of_canonical([form])[0], solution, rerate, defer)
 
 
 def _unsolvable(item: Pending, count: int) -> Refusal:
@@ -714,13 +773,18 @@ def grid_of_line(text: str, shape: Shape) -> Grid:
     return parse_grid(text, shape=shape, allow_conflicts=True)
 
 
-def _entry(item: Pending, form: Grid, id: str, solution: Grid, rerate: bool) -> Entry:
-    """The entry of a unique puzzle, given its canonical form, that form's id and solution."""
+def _entry(
+    item: Pending, form: Grid, id: str, solution: Grid, rerate: bool, defer: bool = False
+) -> Entry | Unrated:
+    """The entry of a unique puzzle, given its canonical form, that form's id and solution;
+    with ``defer``, an :class:`Unrated` instead when it must be rated."""
     s = item.stated
     grid = item.grid
     techniques: tuple[str, ...] | None = None
     rating: Rating | None = None  # the stated one
     if s.er is None or s.ep is None or s.ed is None or rerate:
+        if defer:
+            return Unrated(id, item, form, solution, rerate)
         full = rate(grid)
         techniques = tuple(sorted({step.technique for step in full.steps}))
         rating = replace(full, steps=(), hodoku=hodoku(grid))

@@ -20,7 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 
-from ..errors import BankError
+from ..errors import BankError, MissingExtraError
 
 __all__ = ["SCHEMA_VERSION", "UPGRADES", "metadata", "open_engine", "puzzles", "runs", "techniques"]
 
@@ -162,7 +162,7 @@ def open_engine(target: str | Path, *, create: bool = True) -> tuple[Engine, str
         _check_sqlite_file(where, name)
         engine = _sqlite_engine(where)
     else:
-        engine = sa.create_engine(where, pool_pre_ping=False, connect_args={"connect_timeout": 10})
+        engine = _postgresql_engine(where)
     try:
         _prepare(engine, kind, name, create)
     except sa.exc.OperationalError as e:
@@ -175,6 +175,17 @@ def open_engine(target: str | Path, *, create: bool = True) -> tuple[Engine, str
         engine.dispose()
         raise
     return engine, name
+
+
+def _postgresql_engine(url: URL) -> Engine:
+    """An engine for a PostgreSQL URL; MissingExtraError when psycopg (the ``postgres``
+    extra) cannot be imported: SQLAlchemy imports the driver here."""
+    try:
+        return sa.create_engine(url, pool_pre_ping=False, connect_args={"connect_timeout": 10})
+    except ImportError as e:
+        raise MissingExtraError(
+            "postgres", e.name or "psycopg", feature="a PostgreSQL bank"
+        ) from None
 
 
 def _first_line(e: sa.exc.DBAPIError) -> str:

@@ -32,8 +32,11 @@ __all__ = [
 ]
 
 
-def _state_of(puzzle: Grid | Candidates) -> Candidates:
-    return puzzle.copy() if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
+def _state_of(puzzle: Grid | Candidates | str) -> Candidates:
+    """A copy of a position, or the position of a puzzle (a Grid or its text)."""
+    if isinstance(puzzle, Candidates):
+        return puzzle.copy()
+    return Candidates.from_grid(Grid.of(puzzle))
 
 
 def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Sequence[Technique]:
@@ -119,7 +122,7 @@ _ENDS = {SOLVED: PathEnd.SOLVED, STUCK: PathEnd.STUCK, CAPPED: PathEnd.CAPPED}
 
 
 def run_path(
-    puzzle: Grid | Candidates,
+    puzzle: Grid | Candidates | str,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
     max_rating: float | None = None,
@@ -135,6 +138,8 @@ def run_path(
     last step but not applied (:attr:`PathEnd.CAPPED`); ``deadline``, a
     :func:`time.monotonic` value, ends it when passed (checked between steps).
     """
+    if not isinstance(puzzle, Candidates):
+        puzzle = Grid.of(puzzle)
     chosen = _techniques(techniques)
     ids = _ids(chosen)
     if ids is not None:
@@ -163,7 +168,7 @@ def run_path(
 
 
 def solve_steps(
-    puzzle: Grid | Candidates,
+    puzzle: Grid | Candidates | str,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
     max_rating: float | None = None,
@@ -212,7 +217,7 @@ class SolveResult:
 
 
 def solve_path(
-    puzzle: Grid | Candidates,
+    puzzle: Grid | Candidates | str,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,
     max_rating: float | None = None,
@@ -243,7 +248,7 @@ class Hint:
 
 
 def hint(
-    puzzle: Grid | Candidates,
+    puzzle: Grid | Candidates | str,
     detail: int = 1,
     *,
     techniques: Iterable[str] | Sequence[Technique] | None = None,

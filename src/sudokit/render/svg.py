@@ -247,7 +247,7 @@ def _link(cv: _Canvas, cell: int, digit: int, cell2: int, digit2: int, strong: b
 
 
 def svg(
-    grid: Grid,
+    grid: Grid | str,
     *,
     candidates: Sequence[int] | _State | None = None,
     player: Grid | Mapping[int, int] | None = None,
@@ -272,6 +272,7 @@ def svg(
     >>> 'width="200"' in picture, picture.count('class="candidate"')
     (True, 40)
     """
+    grid = Grid.of(grid)
     shape = grid.shape
     n = shape.n
     symbols = symbols_for(n, alphabet)

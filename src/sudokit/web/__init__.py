@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
+from ..errors import MissingExtraError
 from .api import HINT_WORDS, RequestError, hint_request
 from .page import offline_page, puzzle_data, served_page
 
@@ -33,6 +34,7 @@ __all__ = [
     "offline_page",
     "puzzle_data",
     "served_page",
+    "require_server",
     "server_available",
 ]
 
@@ -40,6 +42,18 @@ __all__ = [
 SERVER_EXTRA = 'pip install "sudokit[server]"'
 
 
+#: The modules of the ``server`` extra that the service cannot run without.
+_SERVER_MODULES = ("fastapi", "uvicorn")
+
+
 def server_available() -> bool:
     """Whether the service's dependencies (FastAPI, uvicorn) are installed."""
-    return all(find_spec(name) is not None for name in ("fastapi", "uvicorn"))
+    return all(find_spec(name) is not None for name in _SERVER_MODULES)
+
+
+def require_server() -> None:
+    """MissingExtraError, naming the ``server`` extra, unless the service's dependencies
+    are installed."""
+    for name in _SERVER_MODULES:
+        if find_spec(name) is None:
+            raise MissingExtraError("server", name, feature="the service")
