@@ -69,12 +69,13 @@ ONE_SHAPE: dict[str, Callable[[Any], object]] = {
     "Grid.from_cells": lambda s: Grid.from_cells([0] * 36, s),
     "Shape.of": Shape.of,
     "Filters": lambda s: Filters(shape=s).shape,
+    "Request": lambda s: sudokit.Request(shape=s).shape,
 }
 
 #: The names of ``sudokit.__all__`` that take a shape or a puzzle: the functions above.
 COVERED = {"solve", "count_solutions", "is_unique", "unique_solution", "canonical"}
 COVERED |= {"canonical_id", "format_grid", "hunt", "solve_many", "count_many", "generate"}
-COVERED |= {"generate_many", "random_grid", "parse_grid", "read_puzzles", "Grid"}
+COVERED |= {"generate_many", "random_grid", "parse_grid", "read_puzzles", "Grid", "Request"}
 #: Public names that take neither (classes of results, errors, constants).
 NEITHER = {"MAX_SIDE", "SYMMETRIES", "__version__", "Vicinity", "Shape", "Transform", "Record"}
 NEITHER |= {"Canonical", "Rated", "Generated"}
@@ -124,7 +125,7 @@ def test_a_shape_as_text_is_a_shape(name: str) -> None:
     from_text = ONE_SHAPE[name]("2x3")
     from_shape = ONE_SHAPE[name](Shape(2, 3))
     assert from_text == from_shape
-    if name == "Shape.of" or name == "Filters":
+    if name in ("Shape.of", "Filters", "Request"):
         assert from_text == Shape(2, 3)
     else:
         grid = from_text if isinstance(from_text, Grid) else getattr(from_text, "puzzle", None)
