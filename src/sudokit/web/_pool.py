@@ -19,7 +19,8 @@ non-blocking, so an answer larger than the socket's buffer (the explanation of a
 over 64 KiB) broke off mid-message and became a 500.
 
 Errors come back as values, not pickled exceptions: a :class:`RequestError` keeps its status
-and message; a bug in a job is logged by the parent with the worker's traceback.
+and message; a bug in a job is logged by the parent with the worker's traceback, and a
+worker lost mid-job (killed, crashed) with the parent's.
 """
 
 from __future__ import annotations
@@ -212,6 +213,14 @@ class WorkerPool:
             raise JobTimeout("the work ran past the time limit") from None
         except (EOFError, OSError) as e:
             self._replace(worker)
+            # Logged here, with the traceback, once: the handler of JobFailed only answers.
+            name = getattr(fn, "__qualname__", repr(fn))
+            _log.error(
+                "a worker process died during %s (exit code %s)",
+                name,
+                worker.process.exitcode,
+                exc_info=True,
+            )
             raise JobFailed(f"a worker process died ({type(e).__name__})") from None
         except BaseException:  # cancelled (the server stops): the job may still run
             self._replace(worker)

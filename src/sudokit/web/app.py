@@ -550,7 +550,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         return _error(e.status_code, str(e.detail))
 
     @app.exception_handler(JobFailed)
-    async def failed(_request: Request, e: JobFailed) -> JSONResponse:
+    async def failed(_request: Request, e: JobFailed) -> JSONResponse:  # the pool logged it
         return _error(500, "internal error in the sudokit server")
 
     @app.exception_handler(Exception)
