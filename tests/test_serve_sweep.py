@@ -5,6 +5,7 @@ event loop, uvloop, and a pool of worker processes) in a subprocess, the session
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import signal
 import sys
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from sudokit import Grid
+from sudokit.bank import Bank, Filters
 from sudokit.engine import unique_solution
 
 from service import Service, running_service
@@ -99,3 +101,65 @@ def test_a_lost_worker_is_a_500_logged_with_its_traceback(live_bank: str) -> Non
         assert log.count("Traceback") == 1, log[-3000:]
         assert "a worker process died during explain" in log, log[-3000:]
         assert c.post("api/v1/explain", json={"puzzle": HARD}).status_code == 200
+
+
+def _count(bank: str) -> int:
+    with Bank(bank) as b:
+        return b.count(Filters())
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ({"shape": "2x2", "level": "diabolical"}, "no 4x4 puzzle rates ER 6.1 or more"),
+        ({"shape": "4", "level": "medium"}, "the hardest rate ER 1.2 (easy)"),
+        ({"shape": "4", "require": "x-wing"}, "x-wing rates ER 3.2"),
+        ({"shape": "9", "level": "easy", "er": "7-9"}, "outside level easy"),
+        ({"shape": "9", "er": "99"}, "outside Sudoku Explainer's scale"),
+    ],
+)
+def test_what_cannot_exist_is_refused_at_once(
+    client: httpx.Client, params: dict[str, str], words: str
+) -> None:
+    t = time.monotonic()
+    r = client.get("api/v1/puzzle", params=params)
+    assert time.monotonic() - t < 2.0  # not the time limit (5 s)
+    assert r.status_code == 422 and words in r.json()["error"], r.text
+
+
+def test_the_easiest_shape_still_serves_what_it_can(client: httpx.Client) -> None:
+    r = client.get("api/v1/puzzle", params={"shape": "4", "level": "easy"})
+    assert r.status_code == 200 and r.json()["n"] == 4, r.text
+
+
+def test_er_ranges_and_techniques_are_served_from_the_bank_alone(
+    client: httpx.Client, live_bank: str
+) -> None:
+    """Only the finite choices of level, shape and symmetry make a puzzle on demand: an ER
+    range or a technique the bank has none of is a 404, and nothing is stored."""
+    before = _count(live_bank)
+    for params in (
+        {"shape": "6", "er": "1.0-1.5"},
+        {"shape": "12", "er": "2.3"},
+        {"shape": "6", "require": "hidden-single"},
+    ):
+        r = client.get("api/v1/puzzle", params=params)
+        assert r.status_code == 404 and "bank fill" in r.json()["error"], r.text
+    assert _count(live_bank) == before
+    r = client.get("api/v1/puzzle", params={"shape": "9", "er": "1.0-1.5"})  # in the bank
+    assert r.status_code == 200 and r.json()["er"] <= 1.5, r.text
+
+
+def test_the_daily_puzzle_has_a_window(client: httpx.Client, live_bank: str) -> None:
+    """Each day's puzzle is stored: dates before 2026-01-01 or after today in the earliest
+    time zone (UTC+14) are refused, and store nothing."""
+    before = _count(live_bank)
+    last = dt.datetime.now(dt.timezone(dt.timedelta(hours=14))).date()
+    for day in ("0001-01-01", "9999-12-31", "2025-12-31", (last + dt.timedelta(days=1))):
+        r = client.get("api/v1/daily", params={"level": "easy", "date": str(day)})
+        assert r.status_code == 422, r.text
+        assert "from 2026-01-01 to" in r.json()["error"], r.text
+    assert _count(live_bank) == before
+    for day in ("2026-01-01", str(last)):
+        r = client.get("api/v1/daily", params={"level": "easy", "date": day})
+        assert r.status_code == 200 and r.json()["date"] == day, r.text

@@ -39,7 +39,15 @@ from .. import generator
 from .._grid import Grid
 from .._shape import Shape
 from ..canon import Transform
-from ..difficulty import Difficulty, RateAll, Rated, rated, step_names, target
+from ..difficulty import (
+    Difficulty,
+    RateAll,
+    Rated,
+    rated,
+    refuse_unreachable,
+    step_names,
+    target,
+)
 from ..engine import unique_solution
 from ..errors import BankError
 from ..formats import Record
@@ -822,6 +830,8 @@ def check_fill(
     accept = target(level=level, rating=rating, require=require, with_rating=True)
     assert accept is not None  # with_rating=True: never None
     generator.check_options(shape or Shape(3, 3), symmetry, None, None, timeout)
+    if isinstance(accept, Difficulty):
+        refuse_unreachable(accept, shape or Shape(3, 3))
     return accept
 
 

@@ -50,9 +50,10 @@ from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 
 from .._grid import Grid
+from .._shape import Shape
 from ..bank import Bank, Filters, Stored
 from ..canon import Transform
-from ..difficulty import step_names
+from ..difficulty import difficulty, refuse_unreachable, step_names
 from ..generator import SYMMETRIES, symmetry_of
 from ..logic import STEP_SCHEMA
 from ..rating import Level
@@ -368,6 +369,36 @@ def _er(text: str | None) -> tuple[float, float] | None:
     return lo, hi
 
 
+def _reachable(filters: Filters, shape: Shape) -> None:
+    """A 422 naming why, when no puzzle of ``shape`` can meet ``filters`` (a level above what
+    the shape reaches, an ER range outside the level, a technique rated above the range)."""
+    try:
+        wanted = difficulty(level=filters.level, rating=filters.er, require=filters.require or None)
+        if wanted is not None:
+            refuse_unreachable(wanted, shape)
+    except ValueError as e:
+        raise RequestError(str(e), 422) from None
+
+
+#: The first day with a daily puzzle.
+DAILY_FROM = dt.date(2026, 1, 1)
+#: The earliest time zone's offset: its today is the last day with a daily puzzle.
+_EARLIEST_ZONE = dt.timezone(dt.timedelta(hours=14))
+
+
+def _daily_window(day: dt.date) -> None:
+    """A 422 for a day outside the daily puzzles' window, from :data:`DAILY_FROM` to today
+    where it is latest (UTC+14): each day's puzzle is stored, so an open window would let
+    any client add a puzzle to the bank for every date there is."""
+    last = dt.datetime.now(_EARLIEST_ZONE).date()
+    if not DAILY_FROM <= day <= last:
+        raise RequestError(
+            f"date {day.isoformat()} has no daily puzzle; there is one for every day from "
+            f"{DAILY_FROM.isoformat()} to {last.isoformat()}",
+            422,
+        )
+
+
 def _require(values: list[str] | None) -> tuple[str, ...]:
     names = tuple(n.strip() for v in values or () for n in v.split(",") if n.strip())
     for name in names:
@@ -588,8 +619,10 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         openapi_extra={"parameters": _parameters(PuzzleQuery)},
     )
     async def get_puzzle(request: Request) -> Response:
-        """A random puzzle that fits, as a random isomorph. When the bank has none, one is
-        made, stored and served, within the time limit (else a 503)."""
+        """A random puzzle that fits, as a random isomorph. When the bank has none of a
+        level, shape and symmetry, one is made, stored and served within the time limit (else
+        a 503); with an ER range or required techniques, a 404. What no puzzle of the shape
+        can be (a 4x4 above easy) is a 422 at once."""
         s = state()
         q = PuzzleQuery.of(request.query_params)
         level, symmetry = q.level, q.symmetry
@@ -601,8 +634,17 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             shape=shape_,
             symmetry=symmetry,
         )
+        _reachable(filters, shape_)
         stored = await s.picks.take(filters)
         if stored is None:
+            if filters.er is not None or filters.require:
+                # Made on demand only for the finite choices of level, shape and symmetry:
+                # an anonymous GET must not grow the bank by a puzzle per ER range asked.
+                raise RequestError(
+                    "the bank has no puzzle that fits; puzzles for an ER range or required "
+                    "techniques are served from the bank alone (sudokit bank fill makes them)",
+                    404,
+                )
             cid = await cpu(
                 work.fill_one,
                 s.settings.db,
@@ -656,12 +698,17 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         level: Annotated[Literal[LEVELS], Query(description="SE level.")] = "medium",  # type: ignore[valid-type]
         date: Annotated[
             dt.date | None,
-            Query(description="The day (YYYY-MM-DD, UTC); default today."),
+            Query(
+                description="The day (YYYY-MM-DD, UTC; from 2026-01-01 to today in UTC+14); "
+                "default today."
+            ),
         ] = None,
     ) -> Response:
         """The daily 9x9 puzzle of a level: the same for everybody on a date."""
         s = state()
         day = (date or dt.datetime.now(dt.UTC).date()).isoformat()
+        if date is not None:
+            _daily_window(date)
         seed = work.daily_seed(s.secret, day, level)
         cid = s.daily.get((day, level))
         if cid is None:
