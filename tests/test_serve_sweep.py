@@ -163,3 +163,20 @@ def test_the_daily_puzzle_has_a_window(client: httpx.Client, live_bank: str) -> 
     for day in ("2026-01-01", str(last)):
         r = client.get("api/v1/daily", params={"level": "easy", "date": day})
         assert r.status_code == 200 and r.json()["date"] == day, r.text
+
+
+def test_a_hint_at_detail_1_gives_nothing_away(client: httpx.Client) -> None:
+    cells = [int(c) if c != "." else 0 for c in HARD]
+    for detail in (1, 2, 3):
+        body = {"shape": "3x3", "puzzle": cells, "grid": cells, "detail": detail}
+        r = client.post("api/v1/hint", json=body)
+        assert r.status_code == 200, r.text
+        data = r.json()
+        step = data["step"]
+        assert data["kind"] == "step" and step["text"] == data["text"] and step["units"]
+        if detail < 3:
+            assert step["placements"] == step["eliminations"] == step["links"] == []
+        if detail == 1:
+            assert step["cells"] == step["digits"] == [] and "candidates" not in step
+        else:
+            assert step["cells"] and step["digits"]

@@ -17,7 +17,8 @@ Terms:
 - A **hint answer** is ``{"kind", "detail", "text", "step"}``: ``kind`` is ``"step"`` (the
   next deduction of the logic engine), ``"mistake"``, ``"solved"``, or ``"reveal"`` (no
   technique applies; detail 3 then reveals one cell from the solution). ``step`` is the step's
-  data in the one schema of :meth:`Step.to_dict`, or None.
+  data in the one schema of :meth:`Step.to_dict`, or None, carrying only what the detail tells
+  (:meth:`sudokit.logic.Hint.to_dict`: at detail 1 where to look, nothing more).
 - Every hint is worded here, in Python: a step's texts by :func:`sudokit.logic.hint`, the
   others from :data:`HINT_WORDS`, which the offline page also carries, so its script only
   fills in cell names and never words a hint of its own.
@@ -226,7 +227,7 @@ def hint_answer(
         if detail == 3:
             step["placements"] = [[cell // shape.n + 1, cell % shape.n + 1, digit]]
         return {"kind": "reveal", "detail": detail, "text": text, "step": step}
-    return {"kind": "step", "detail": detail, "text": found.text, "step": found.step.to_dict(state)}
+    return {"kind": "step", **found.to_dict(state)}
 
 
 def _int_list(body: Mapping[str, Any], key: str, size: int, top: int) -> list[int]:
