@@ -12,11 +12,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from sudokit import Grid
+from sudokit import Grid, Shape
 from sudokit.bank import Bank, Filters
 from sudokit.engine import unique_solution
 
@@ -48,7 +49,7 @@ def test_large_answers_come_back_whole(client: httpx.Client, live_service: Servi
         assert r.status_code == 200, (r.text, live_service.log()[-3000:])
         assert len(r.content) > 30_000
         data = r.json()
-        assert data["solved"] and data["puzzle"] == Grid(str(puzzle)).to_line()
+        assert data["solved"] and data["text"] == Grid(str(puzzle)).to_line()
     assert unique_solution(Grid(HARD))
 
 
@@ -180,3 +181,78 @@ def test_a_hint_at_detail_1_gives_nothing_away(client: httpx.Client) -> None:
             assert step["cells"] == step["digits"] == [] and "candidates" not in step
         else:
             assert step["cells"] and step["digits"]
+
+
+# The sweep: every endpoint at every level, on 9x9 and 16x16 ---------------------------------
+
+LEVELS = ("easy", "medium", "hard", "fiendish", "diabolical")
+GRID_KEYS = {"shape", "text", "cells"}
+
+
+def _grid(data: dict[str, Any], shape: str) -> Grid:
+    """The grid of an answer, checked to be the one grid schema: text and cells agree."""
+    assert set(data) >= GRID_KEYS and data["shape"] == shape, data.keys()
+    grid = Grid.from_cells(bytes(data["cells"]), Shape.parse(shape))
+    assert grid.to_line() == data["text"]
+    return grid
+
+
+@pytest.mark.parametrize("side", ["9", "16"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_endpoint_at_every_level(client: httpx.Client, side: str, level: str) -> None:
+    shape = "3x3" if side == "9" else "4x4"
+    r = client.get("api/v1/puzzle", params={"level": level, "shape": side})
+    if r.status_code == 503:  # only a 16x16 diabolical one the bank lacks, made too slowly
+        assert (side, level) == ("16", "diabolical") and "none was made" in r.json()["error"]
+        return
+    assert r.status_code == 200, r.text
+    served = r.json()
+    assert served["level"] == level and served["n"] == int(side)
+    puzzle = _grid(served, shape)
+    again = client.get(f"api/v1/puzzle/{served['id']}")
+    assert again.status_code == 200 and again.json() == served
+    r = client.get(f"api/v1/puzzle/{served['id']}/solution")
+    assert r.status_code == 200, r.text
+    solution = _grid(r.json(), shape)
+    assert unique_solution(puzzle) == solution
+
+    # The same puzzle, as text and as digits with its shape, on every call that takes one.
+    for form in ({"puzzle": puzzle.to_line()}, {"puzzle": list(puzzle.cells), "shape": shape}):
+        r = client.post("api/v1/solve", json=form)
+        assert r.status_code == 200 and _grid(r.json(), shape) == solution, r.text
+        r = client.post("api/v1/rate", json=form)
+        assert r.status_code == 200, r.text
+        assert _grid(r.json(), shape) == puzzle and r.json()["level"] == level
+        r = client.post("api/v1/explain", json=form)
+        assert r.status_code == 200 and r.json()["solved"], r.text
+        assert _grid(r.json(), shape) == puzzle
+        for detail in (1, 2, 3):
+            r = client.post("api/v1/hint", json={**form, "detail": detail})
+            assert r.status_code == 200 and r.json()["kind"] == "step", r.text
+        r = client.post("api/v1/check", json={**form, "grid": solution.to_line()})
+        assert r.status_code == 200 and r.json()["solved"], r.text
+        r = client.post("api/v1/check", json={**form, "grid": list(puzzle.cells)})
+        empty = puzzle.shape.size - puzzle.clue_count
+        assert r.json() == {"wrong": [], "empty": empty, "solved": False}
+    if side == "9":
+        r = client.get("api/v1/daily", params={"level": level})
+        assert r.status_code == 200 and r.json()["level"] == level, r.text
+        _grid(r.json(), shape)
+
+
+def test_the_catalog_and_the_schema(client: httpx.Client) -> None:
+    r = client.get("api/v1/catalog")
+    assert r.status_code == 200 and {s["n"] for s in r.json()["shapes"]} >= {9, 16}
+    schema = client.get("api/v1/openapi.json").json()
+    components = schema["components"]["schemas"]
+    # One request schema for a puzzle: every POST takes PuzzleIn's 'puzzle' and 'shape'.
+    puzzle_in = components["PuzzleIn"]["properties"]
+    for path in ("solve", "rate", "explain", "hint", "check"):
+        op = schema["paths"][f"/api/v1/{path}"]["post"]
+        ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        props = components[ref.rsplit("/", 1)[1]]["properties"]
+        assert props["puzzle"] == puzzle_in["puzzle"] and props["shape"] == puzzle_in["shape"]
+        assert {"400", "422", "503"} <= set(op["responses"]), path
+    # One answer schema for a grid.
+    for name in ("GridOut", "Served", "SolutionOut"):
+        assert set(components[name]["properties"]) >= GRID_KEYS, name
