@@ -10,6 +10,7 @@ import pytest
 from sudokit import Grid, Shape
 from sudokit.bank import check_fill
 from sudokit.canon import canonical_id
+from sudokit.cli import main
 from sudokit.difficulty import generate, generate_many, top_er, top_level
 from sudokit.engine import count_many, random_grid
 from sudokit.rating import Level, rate
@@ -56,3 +57,8 @@ def test_no_4x4_puzzle_rates_above_top_er() -> None:
             if count == 1:
                 top = max(top, rate(p).er)
     assert top == top_er(shape)
+
+
+def test_the_command_line_refuses_them_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["generate", "--shape", "2x2", "--level", "hard", "-n", "1"]) == 2
+    assert "no 4x4 puzzle rates ER 1.6 or more" in capsys.readouterr().err

@@ -1195,7 +1195,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     }
     try:
         check_options(args.shape, args.symmetry, args.clues, args.max_clues, args.timeout)
-        target(**difficulty)
+        target(**difficulty, shape=args.shape)
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
     work = _workers(args)

@@ -316,13 +316,17 @@ def target(
     allow: Iterable[str] | None = None,
     hodoku_level: str | None = None,
     with_rating: bool = False,
+    shape: Shape | None = None,
 ) -> Difficulty | RateAll | None:
     """The generator's acceptance for these options: a :class:`Difficulty`, :class:`RateAll`
     (only ``with_rating``), or None (no difficulty, no rating). Raises ValueError for options
-    no puzzle can meet, before any work."""
+    no puzzle can meet, before any work (also on ``shape``, when given: see
+    :func:`refuse_unreachable`)."""
     found = difficulty(
         level=level, rating=rating, require=require, allow=allow, hodoku_level=hodoku_level
     )
+    if found is not None and shape is not None:
+        refuse_unreachable(found, shape)
     if found is None and with_rating:
         return RateAll()
     return found
@@ -362,9 +366,8 @@ def generate(
         allow=allow,
         hodoku_level=hodoku_level,
         with_rating=with_rating,
+        shape=shape or Shape(3, 3),
     )
-    if isinstance(accept, Difficulty):
-        refuse_unreachable(accept, shape or Shape(3, 3))
     return generator.generate(
         shape=shape,
         symmetry=symmetry,
@@ -410,9 +413,8 @@ def generate_many(
         allow=allow,
         hodoku_level=hodoku_level,
         with_rating=with_rating,
+        shape=shape or Shape(3, 3),
     )
-    if isinstance(accept, Difficulty):
-        refuse_unreachable(accept, shape or Shape(3, 3))
     return generator.generate_many(
         count,
         shape=shape,

@@ -44,7 +44,6 @@ from ..difficulty import (
     RateAll,
     Rated,
     rated,
-    refuse_unreachable,
     step_names,
     target,
 )
@@ -827,11 +826,11 @@ def check_fill(
     options with it before it opens (or makes) one."""
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
-    accept = target(level=level, rating=rating, require=require, with_rating=True)
+    accept = target(
+        level=level, rating=rating, require=require, with_rating=True, shape=shape or Shape(3, 3)
+    )
     assert accept is not None  # with_rating=True: never None
     generator.check_options(shape or Shape(3, 3), symmetry, None, None, timeout)
-    if isinstance(accept, Difficulty):
-        refuse_unreachable(accept, shape or Shape(3, 3))
     return accept
 
 
