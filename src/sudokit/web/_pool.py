@@ -12,11 +12,12 @@ server, so on a busy machine the event loop and the quick requests go first.
 
 Messages are **frames**: an 8-byte length, then that many bytes of pickle. The worker's end
 of the socket blocks; the server's end is non-blocking and read by the event loop
-(``sock_recv``) as the bytes come, until the frame is whole. Reading with
+(``sock_recv_into``) as the bytes come, until the frame is whole. Reading with
 :meth:`multiprocessing.connection.Connection.recv` once the pipe turned readable was the road
 not taken: it assumes a blocking descriptor, but uvloop's ``add_reader`` makes the descriptor
-non-blocking, so an answer larger than the socket's buffer (the explanation of a hard puzzle,
-over 64 KiB) broke off mid-message and became a 500.
+non-blocking (asyncio's own loop leaves it alone), so an answer not wholly written when the
+reader woke (the explanation of a hard puzzle, some 30 KB and up) broke off mid-message with
+``BlockingIOError`` and became a 500.
 
 Errors come back as values, not pickled exceptions: a :class:`RequestError` keeps its status
 and message; a bug in a job is logged by the parent with the worker's traceback, and a
