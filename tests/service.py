@@ -116,3 +116,19 @@ def _answers(url: str) -> bool:
             return bool(r.status == 200)
     except OSError:
         return False
+
+
+def slow_puzzle() -> list[int]:
+    """A 25x25 grid (shape 5x5) with 62% of its cells emptied at random: whether it has one
+    solution takes the solver well over 25 s to settle, so a ``solve`` of it is work that only
+    the time limit (or a kill) stops."""
+    import random
+
+    from sudokit import Shape
+    from sudokit.engine import random_grid
+
+    shape = Shape(5, 5)
+    cells = list(random_grid(shape, seed=1).cells)
+    for i in random.Random(1).sample(range(shape.size), int(0.62 * shape.size)):
+        cells[i] = 0
+    return cells

@@ -31,7 +31,7 @@ from sudokit.logic import STEP_SCHEMA, Candidates, hint
 from sudokit.rating import Level, rate
 from sudokit.web import ids
 
-from service import Service, make_bank, running_service
+from service import Service, make_bank, running_service, slow_puzzle
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
 EASY_SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
@@ -318,25 +318,11 @@ def test_the_page_and_the_docs(client: httpx.Client) -> None:
 # Time limits and hang-ups -------------------------------------------------------------------
 
 
-def _slow_puzzle() -> list[int]:
-    """A 25x25 grid with 62% of its cells emptied at random: whether it has one solution takes
-    the solver well over 25 s to settle (a job only the time limit stops)."""
-    import random
-
-    from sudokit.engine import random_grid
-
-    shape = Shape(5, 5)
-    cells = list(random_grid(shape, seed=1).cells)
-    for i in random.Random(1).sample(range(shape.size), int(0.62 * shape.size)):
-        cells[i] = 0
-    return cells
-
-
 def test_slow_work_is_cut_at_the_limit_and_quick_work_goes_on(service: Service) -> None:
     """The issue's case, made sure to be slow: three requests at once whose work outlasts the
     limit (3 s here) on a pool of two: each is answered 503 by the limit, while quick requests
     are answered meanwhile; then the pool works again."""
-    body = {"puzzle": _slow_puzzle(), "shape": "5x5"}
+    body = {"puzzle": slow_puzzle(), "shape": "5x5"}
     with httpx.Client(base_url=service.url, timeout=30) as c:
 
         def slow() -> tuple[int, float, str]:
