@@ -266,3 +266,22 @@ def test_the_catalog_and_the_schema(client: httpx.Client) -> None:
     # One answer schema for a grid.
     for name in ("GridOut", "Served", "SolutionOut"):
         assert set(components[name]["properties"]) >= GRID_KEYS, name
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds workers in /proc")
+def test_a_worker_lost_while_idle_costs_no_request(live_bank: str) -> None:
+    """A worker killed while it waits for work is replaced when a job finds it dead: the job
+    goes to the new worker, not to a 500."""
+    with (
+        running_service(live_bank, jobs=1, time_limit=30.0) as srv,
+        httpx.Client(base_url=srv.url, timeout=60) as c,
+    ):
+        deadline = time.monotonic() + 20
+        while not (workers := _workers(srv.process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(workers) == 1, workers
+        os.kill(workers[0], signal.SIGKILL)
+        time.sleep(0.5)
+        r = c.post("api/v1/explain", json={"puzzle": HARD})
+        assert r.status_code == 200, (r.text, srv.log()[-3000:])
+        assert "died while idle" in srv.log() and "Traceback" not in srv.log()

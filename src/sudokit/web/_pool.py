@@ -199,10 +199,17 @@ class WorkerPool:
         worker."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
-        except TimeoutError:
-            raise JobTimeout("every worker was busy until the time limit") from None
+        while True:
+            try:
+                worker = await asyncio.wait_for(self._idle.get(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise JobTimeout("every worker was busy until the time limit") from None
+            if worker.process.is_alive():
+                break
+            # It died while idle (killed from outside): nothing of this job was sent, so
+            # the job waits for the next worker, or the replacement, instead of failing.
+            _log.warning("a worker process died while idle (exit code %s)", worker.process.exitcode)
+            self._replace(worker)
         try:
             await loop.sock_sendall(worker.sock, _frame((fn, args)))
             answer = await asyncio.wait_for(
