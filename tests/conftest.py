@@ -7,6 +7,9 @@ and skips, saying why, where PostgreSQL or psycopg is missing (fails instead whe
 cannot pass with those tests silently skipped). ``postgres_url`` gives each
 test a database of its own on that server; ``bank_url`` runs a test twice, on a new SQLite
 file and on such a database.
+
+``live_service`` (session scope) is the real puzzle service, ``sudokit serve`` in a
+subprocess over ``live_bank``, for the tests of the service as it is deployed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from pg_server import PostgresServer, Unavailable, throwaway_postgres
+from service import Service
 
 
 @pytest.fixture(scope="session")
@@ -53,3 +57,26 @@ def bank_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return str(tmp_path / "bank.db")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture(scope="session")
+def live_bank(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A throw-away SQLite bank for the live service: 9x9 puzzles of every level, and 16x16
+    ones of the levels the generator makes in a few seconds (easy to fiendish)."""
+    from service import make_bank
+
+    path = str(tmp_path_factory.mktemp("live") / "bank.db")
+    make_bank(path)
+    make_bank(path, shape="4x4", levels=("easy", "medium", "hard", "fiendish"))
+    return path
+
+
+@pytest.fixture(scope="session")
+def live_service(live_bank: str) -> Iterator[Service]:
+    """``sudokit serve`` as it is deployed (uvicorn with the ``[server]`` extra's event loop,
+    uvloop, and a pool of worker processes) over :func:`live_bank`, on a free loopback port,
+    for the whole session; stopped at its end."""
+    from service import running_service
+
+    with running_service(live_bank, jobs=2, time_limit=5.0) as srv:
+        yield srv

@@ -87,14 +87,27 @@ def running_service(
                 process.wait(5)
 
 
-def make_bank(target: str, count: int = 80, seed: int = 5) -> None:
-    """A bank of ``count`` generated 9x9 puzzles of mixed levels (80: every level)."""
+def make_bank(
+    target: str,
+    count: int = 80,
+    seed: int = 5,
+    *,
+    shape: str = "3x3",
+    levels: tuple[str, ...] = (),
+) -> None:
+    """A bank of ``count`` generated 9x9 puzzles of mixed levels (80: every level); with
+    ``levels``, one puzzle of ``shape`` for each of them instead."""
+    from sudokit import Shape
     from sudokit.bank import Bank
-    from sudokit.difficulty import generate_many
+    from sudokit.difficulty import generate, generate_many
 
-    made = list(generate_many(count, seed=seed, with_rating=True, jobs=2))
+    if levels:
+        boxes = Shape.parse(shape)
+        puzzles = [generate(shape=boxes, level=lv, seed=seed, timeout=120).puzzle for lv in levels]
+    else:
+        puzzles = [g.puzzle for g in generate_many(count, seed=seed, with_rating=True, jobs=2)]
     with Bank(target) as bank:
-        bank.add_puzzles([g.puzzle for g in made], source="test")
+        bank.add_puzzles(puzzles, source="test")
 
 
 def _answers(url: str) -> bool:
@@ -103,3 +116,19 @@ def _answers(url: str) -> bool:
             return bool(r.status == 200)
     except OSError:
         return False
+
+
+def slow_puzzle() -> list[int]:
+    """A 25x25 grid (shape 5x5) with 62% of its cells emptied at random: whether it has one
+    solution takes the solver well over 25 s to settle, so a ``solve`` of it is work that only
+    the time limit (or a kill) stops."""
+    import random
+
+    from sudokit import Shape
+    from sudokit.engine import random_grid
+
+    shape = Shape(5, 5)
+    cells = list(random_grid(shape, seed=1).cells)
+    for i in random.Random(1).sample(range(shape.size), int(0.62 * shape.size)):
+        cells[i] = 0
+    return cells

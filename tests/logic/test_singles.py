@@ -66,6 +66,39 @@ def test_hint_levels() -> None:
         hint(Grid(EASY), 4)
 
 
+HARD = "....64...21.....34..51...9.5...29....3.....2....73...1.6...78..19.....62...61...."
+
+
+def test_a_hints_data_tells_only_its_detail() -> None:
+    """Hint.to_dict: at detail 1 where to look (units) and nothing of the deduction; at 2
+    the pattern's cells and digits too; at 3 the whole step. Every position of a hard
+    puzzle's path, in the one step schema."""
+    import jsonschema
+
+    from sudokit.logic import STEP_SCHEMA, apply
+
+    state = Candidates.from_grid(Grid(HARD))
+    seen = set()
+    while not state.is_solved():
+        h1, h2, h3 = (hint(state, d) for d in (1, 2, 3))
+        assert h1 and h2 and h3
+        step = h3.step
+        d1, d2, d3 = (h.to_dict(state) for h in (h1, h2, h3))
+        for h, d in ((h1, d1), (h2, d2), (h3, d3)):
+            jsonschema.validate(d["step"], STEP_SCHEMA)
+            assert d["detail"] == h.detail and d["text"] == d["step"]["text"] == h.text
+        for d in (d1, d2):
+            assert d["step"]["placements"] == d["step"]["eliminations"] == d["step"]["links"] == []
+        assert d1["step"]["cells"] == d1["step"]["digits"] == [] and "candidates" not in d1["step"]
+        names = [f"{kind} {i}" for kind, i in d1["step"]["units"]]
+        assert names and all(name in h1.text for name in names)
+        assert d2["step"]["digits"] == list(step.digits)
+        assert d3["step"] == step.to_dict(state)
+        seen.add(step.technique)
+        apply(state, step)
+    assert len(seen) > 3, seen
+
+
 def test_hint_from_a_players_position_with_pencil_marks() -> None:
     grid = Grid(EASY)
     state = Candidates.from_grid(grid)

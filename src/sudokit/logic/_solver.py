@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from .. import _logic
 from .._grid import Grid
@@ -246,6 +247,61 @@ class Hint:
     text: str
     step: Step
 
+    def where(self) -> list[int]:
+        """The units (row, column, box indices as in :class:`Step`) a detail-1 hint names:
+        the step's first two, or the boxes of its first two cells' boxes when it has none."""
+        return _where(self.step)
+
+    def to_dict(self, state: Candidates | None = None) -> dict[str, Any]:
+        """The hint as JSON-ready data, ``{"detail", "text", "step"}``: ``step`` in the one
+        step schema (:data:`STEP_SCHEMA`, every key there) but carrying only what the detail
+        tells, so that a client cannot read more than it asked for:
+
+        - 1: the technique, its rating and ``units``, where to look; no cells, digits,
+          placements, eliminations or links;
+        - 2: also the pattern's ``cells`` and ``digits`` (and, given the ``state`` the step was
+          found in, those cells' ``candidates``); still no placements, eliminations or links;
+        - 3: the whole step (:meth:`Step.to_dict`).
+
+        The step's ``text`` is the hint's.
+        """
+        if self.detail == 3:
+            return {"detail": 3, "text": self.text, "step": self.step.to_dict(state)}
+        shape = self.step.shape
+        n = shape.n
+        data = self.step.to_dict()
+        data.update(
+            placements=[],
+            eliminations=[],
+            links=[],
+            cells=[],
+            digits=[],
+            text=self.text,
+            units=[[("row", "column", "box")[u // n], u % n + 1] for u in self.where()],
+        )
+        if self.detail == 2:
+            cells = _pattern(self.step)
+            data["cells"] = [[c // n + 1, c % n + 1] for c in cells]
+            data["digits"] = list(self.step.digits)
+            if state is not None:
+                data["candidates"] = [
+                    [c // n + 1, c % n + 1, state.cand[c]] for c in cells if not state.values[c]
+                ]
+        return {"detail": self.detail, "text": self.text, "step": data}
+
+
+def _pattern(step: Step) -> list[int]:
+    """The cells a detail-2 hint shows: the pattern's, else the cells placed."""
+    return list(step.cells) or [c for c, _ in step.placements]
+
+
+def _where(step: Step) -> list[int]:
+    if step.units:
+        return list(step.units[:2])
+    shape = step.shape
+    boxes = sorted({shape.box_of(c) for c in _pattern(step)})
+    return [2 * shape.n + b for b in boxes[:2]]
+
 
 def hint(
     puzzle: Grid | Candidates | str,
@@ -270,13 +326,8 @@ def hint(
         text = step.text
     elif detail == 2:
         digits = "/".join(map(str, step.digits)) or "the marked digits"
-        cells = cell_list(shape, step.cells or [c for c, _ in step.placements])
-        text = f"Look for a {name} on {digits} in {cells}"
+        text = f"Look for a {name} on {digits} in {cell_list(shape, _pattern(step))}"
     else:
-        if step.units:
-            where = " and ".join(shape.unit_name(u) for u in step.units[:2])
-        else:
-            boxes = sorted({shape.box_of(c) for c in step.cells or [c for c, _ in step.placements]})
-            where = " and ".join(f"box {b + 1}" for b in boxes[:2])
+        where = " and ".join(shape.unit_name(u) for u in _where(step))
         text = f"Look for a {name} in {where}"
     return Hint(detail, text, step)

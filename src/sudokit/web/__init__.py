@@ -6,6 +6,8 @@
   puzzles for the bank), run in worker processes;
 - :mod:`sudokit.web.app`: the service itself (FastAPI, run by uvicorn: ``sudokit serve``),
   which needs the ``server`` extra: ``pip install "sudokit[server]"``;
+- :mod:`sudokit.web.schema`: its JSON, as typed models: one request schema for a puzzle, one
+  answer schema for a grid;
 - :mod:`sudokit.web.ids`: the signed puzzle ids it hands out;
 - :mod:`sudokit.web.page`: the play page, served by the service or written as one offline
   file (``sudokit html``).

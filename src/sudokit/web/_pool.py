@@ -3,15 +3,25 @@ that runs past its deadline is killed (its process with it) and replaced.
 
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one job. A hung
 rating would hold its process until it ended, and after enough of them every quick request
-would queue behind slow ones. Here each worker is one process with one pipe; a job takes an
-idle worker (waiting, within its deadline, for one to come free), sends ``(function, args)``
-and waits for the answer without blocking the event loop (the loop watches the pipe). At the
+would queue behind slow ones. Here each worker is one process with one socket pair; a job
+takes an idle worker (waiting, within its deadline, for one to come free), sends ``(function,
+args)`` and waits for the answer without blocking the event loop. At the
 deadline the worker is killed and a new one started in the background; a worker that dies
 on its own is replaced the same way. Workers run at a lower CPU priority (``nice``) than the
 server, so on a busy machine the event loop and the quick requests go first.
 
+Messages are **frames**: an 8-byte length, then that many bytes of pickle. The worker's end
+of the socket blocks; the server's end is non-blocking and read by the event loop
+(``sock_recv_into``) as the bytes come, until the frame is whole. Reading with
+:meth:`multiprocessing.connection.Connection.recv` once the pipe turned readable was the road
+not taken: it assumes a blocking descriptor, but uvloop's ``add_reader`` makes the descriptor
+non-blocking (asyncio's own loop leaves it alone), so an answer not wholly written when the
+reader woke (the explanation of a hard puzzle, some 30 KB and up) broke off mid-message with
+``BlockingIOError`` and became a 500.
+
 Errors come back as values, not pickled exceptions: a :class:`RequestError` keeps its status
-and message; a bug in a job is logged by the parent with the worker's traceback.
+and message; a bug in a job is logged by the parent with the worker's traceback, and a
+worker lost mid-job (killed, crashed) with the parent's.
 """
 
 from __future__ import annotations
@@ -21,9 +31,11 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 import traceback
 from collections.abc import Callable
-from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -50,14 +62,35 @@ def default_size() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _serve(conn: Connection, nice: int) -> None:
-    """A worker's life: answer jobs until the pipe closes."""
+_HEADER = struct.Struct("!Q")
+
+
+def _frame(obj: object) -> bytes:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(data)) + data
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+    """``size`` bytes from a blocking socket; EOFError when it closes first."""
+    buf = bytearray()
+    while len(buf) < size:
+        chunk = sock.recv(min(size - len(buf), 1 << 20))
+        if not chunk:
+            raise EOFError("the socket closed mid-message")
+        buf += chunk
+    return bytes(buf)
+
+
+def _serve(sock: socket.socket, nice: int) -> None:
+    """A worker's life: answer jobs until the socket closes."""
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
+    sock.setblocking(True)
     while True:
         try:
-            fn, args = conn.recv()
+            (size,) = _HEADER.unpack(_recv_exactly(sock, _HEADER.size))
+            fn, args = pickle.loads(_recv_exactly(sock, size))
         except (EOFError, OSError, KeyboardInterrupt):
             return
         try:
@@ -69,21 +102,25 @@ def _serve(conn: Connection, nice: int) -> None:
         except Exception as e:
             answer = ("bug", f"{type(e).__name__}: {e}", traceback.format_exc())
         try:
-            conn.send(answer)
-        except (OSError, ValueError):
+            data = _frame(answer)
+        except Exception as e:  # an answer that does not pickle is a bug too
+            data = _frame(("bug", f"{type(e).__name__}: {e}", traceback.format_exc()))
+        try:
+            sock.sendall(data)
+        except OSError:
             return
 
 
 class _Worker:
-    def __init__(self, process: BaseProcess, conn: Connection) -> None:
+    def __init__(self, process: BaseProcess, sock: socket.socket) -> None:
         self.process = process
-        self.conn = conn
+        self.sock = sock  # non-blocking: read and written by the event loop
 
     def kill(self) -> None:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             self.process.kill()
         with contextlib.suppress(OSError):
-            self.conn.close()
+            self.sock.close()
         # Reap it in the background (join would wait here, if only a moment).
         with contextlib.suppress(OSError, ValueError, AssertionError):
             self.process.join(0)
@@ -112,12 +149,15 @@ class WorkerPool:
         self.killed = 0  # workers killed at a deadline (for tests and stats)
 
     def _spawn(self) -> _Worker:
-        parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(
-            target=_serve, args=(child, self.nice), daemon=True, name="sudokit-worker"
-        )
-        process.start()
-        child.close()
+        parent, child = socket.socketpair()
+        try:
+            process = self._ctx.Process(
+                target=_serve, args=(child, self.nice), daemon=True, name="sudokit-worker"
+            )
+            process.start()
+        finally:
+            child.close()
+        parent.setblocking(False)
         return _Worker(process, parent)
 
     async def start(self) -> None:
@@ -159,20 +199,36 @@ class WorkerPool:
         worker."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        while True:
+            try:
+                worker = await asyncio.wait_for(self._idle.get(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise JobTimeout("every worker was busy until the time limit") from None
+            if worker.process.is_alive():
+                break
+            # It died while idle (killed from outside): nothing of this job was sent, so
+            # the job waits for the next worker, or the replacement, instead of failing.
+            _log.warning("a worker process died while idle (exit code %s)", worker.process.exitcode)
+            self._replace(worker)
         try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
-        except TimeoutError:
-            raise JobTimeout("every worker was busy until the time limit") from None
-        try:
-            worker.conn.send((fn, args))
-            await asyncio.wait_for(self._readable(worker), max(0.0, deadline - loop.time()))
-            answer = worker.conn.recv()
+            await loop.sock_sendall(worker.sock, _frame((fn, args)))
+            answer = await asyncio.wait_for(
+                self._receive(worker.sock), max(0.0, deadline - loop.time())
+            )
         except TimeoutError:
             self.killed += 1
             self._replace(worker)
             raise JobTimeout("the work ran past the time limit") from None
         except (EOFError, OSError) as e:
             self._replace(worker)
+            # Logged here, with the traceback, once: the handler of JobFailed only answers.
+            name = getattr(fn, "__qualname__", repr(fn))
+            _log.error(
+                "a worker process died during %s (exit code %s)",
+                name,
+                worker.process.exitcode,
+                exc_info=True,
+            )
             raise JobFailed(f"a worker process died ({type(e).__name__})") from None
         except BaseException:  # cancelled (the server stops): the job may still run
             self._replace(worker)
@@ -188,17 +244,22 @@ class WorkerPool:
         _log.error("a job failed in a worker: %s\n%s", answer[1], answer[2])
         raise JobFailed(answer[1])
 
-    async def _readable(self, worker: _Worker) -> None:
+    @staticmethod
+    async def _receive(sock: socket.socket) -> Any:
+        """The next frame's object from a worker, read as its bytes come (see the module's
+        docstring); EOFError when the worker closes its end first."""
         loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        fd = worker.conn.fileno()
 
-        def wake() -> None:
-            if not ready.done():
-                ready.set_result(None)
+        async def exactly(size: int) -> bytearray:
+            buf = bytearray(size)
+            view = memoryview(buf)
+            got = 0
+            while got < size:
+                n = await loop.sock_recv_into(sock, view[got:])
+                if n == 0:
+                    raise EOFError("a worker closed its socket mid-message")
+                got += n
+            return buf
 
-        loop.add_reader(fd, wake)
-        try:
-            await ready
-        finally:
-            loop.remove_reader(fd)
+        (size,) = _HEADER.unpack(await exactly(_HEADER.size))
+        return pickle.loads(await exactly(size))

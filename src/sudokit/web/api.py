@@ -17,7 +17,8 @@ Terms:
 - A **hint answer** is ``{"kind", "detail", "text", "step"}``: ``kind`` is ``"step"`` (the
   next deduction of the logic engine), ``"mistake"``, ``"solved"``, or ``"reveal"`` (no
   technique applies; detail 3 then reveals one cell from the solution). ``step`` is the step's
-  data in the one schema of :meth:`Step.to_dict`, or None.
+  data in the one schema of :meth:`Step.to_dict`, or None, carrying only what the detail tells
+  (:meth:`sudokit.logic.Hint.to_dict`: at detail 1 where to look, nothing more).
 - Every hint is worded here, in Python: a step's texts by :func:`sudokit.logic.hint`, the
   others from :data:`HINT_WORDS`, which the offline page also carries, so its script only
   fills in cell names and never words a hint of its own.
@@ -39,19 +40,22 @@ from ..errors import (
     NotUniqueError,
     SudokitError,
 )
-from ..formats import DEFAULT_ALPHABET
+from ..formats import DEFAULT_ALPHABET, parse_grid
 from ..logic import Candidates, Step, Technique, hint
 from ..rating import Level
 
 __all__ = [
     "LEVELS",
     "MAX_PLAY_SIDE",
+    "MAX_SIDE",
     "SIDES",
     "RequestError",
     "hint_answer",
     "hint_request",
     "HINT_WORDS",
     "hint_texts",
+    "parse_board",
+    "parse_puzzle",
     "parse_shape",
     "reveal_order",
 ]
@@ -92,7 +96,8 @@ MAX_PLAY_SIDE = 16
 #: Level names, easiest first, as the page and the query string spell them.
 LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
 
-_HINT_KEYS = {"shape", "puzzle", "grid", "marks", "detail"}
+#: The largest side accepted in a posted puzzle (36x36 is the engines' limit).
+MAX_SIDE = 36
 
 
 class RequestError(SudokitError, ValueError):
@@ -127,6 +132,89 @@ def parse_shape(text: str) -> Shape:
     if shape.n > MAX_PLAY_SIDE:
         raise RequestError(f"shape {shape} makes a {shape.n}x{shape.n} grid; at most 16x16 here")
     return shape
+
+
+# Grids in requests -------------------------------------------------------------------------------
+#
+# A grid value is a text sudokit reads or a list of n*n digits (the request schema of
+# sudokit.web.schema). What cannot be read is a 400; a grid that reads but breaks the rules
+# (two equal digits in a unit) is a 422.
+
+
+def _box_shape(text: object) -> Shape | None:
+    if text is None:
+        return None
+    if not isinstance(text, str) or len(text) > 16:
+        raise RequestError(f"'shape' must be a text such as '3x3', got {text!r:.40}")
+    try:
+        shape = Shape.parse(text.strip())
+    except SudokitError as e:
+        raise RequestError(f"'shape': {e}") from None
+    if shape.n > MAX_SIDE:
+        raise RequestError(f"'shape' {shape} makes a {shape.n}x{shape.n} grid; at most 36x36")
+    return shape
+
+
+def _digits(value: Sequence[object], key: str, size: int, top: int) -> list[int]:
+    if len(value) != size:
+        raise RequestError(f"{key!r} must hold {size} digits, one a cell; got {len(value)}")
+    for i, v in enumerate(value):
+        # bool is an int in Python, but true/false in JSON is a client's bug.
+        if type(v) is not int or not 0 <= v <= top:
+            raise RequestError(f"{key}[{i}] must be a whole number 0-{top}, got {v!r:.40}")
+    return list(value)  # type: ignore[arg-type]
+
+
+def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") -> Grid:
+    """A grid from a grid value (see above), with the box shape ``shape_text`` if given."""
+    shape = _box_shape(shape_text)
+    if isinstance(value, str):
+        try:
+            return parse_grid(value, shape=shape)
+        except InvalidPuzzleError as e:
+            try:
+                parse_grid(value, shape=shape, allow_conflicts=True)
+            except InvalidPuzzleError:
+                raise RequestError(f"{key!r} cannot be read: {e}") from None
+            raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
+    if not isinstance(value, list):
+        kind = type(value).__name__
+        raise RequestError(f"{key!r} must be a text or a list of digits, got {kind}")
+    if shape is None:
+        side = round(len(value) ** 0.5)
+        root = round(side**0.5)
+        if not value or side * side != len(value) or root * root != side or root < 2:
+            raise RequestError(
+                f"{key!r} holds {len(value)} digits: give 'shape' for a grid whose boxes "
+                "are not square"
+            )
+        shape = Shape(root, root)
+    cells = _digits(value, key, shape.size, shape.n)
+    try:
+        return Grid.from_cells(bytes(cells), shape)
+    except InvalidPuzzleError as e:
+        raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
+
+
+def parse_board(puzzle: Grid, value: object, key: str = "grid") -> list[int]:
+    """A player's board for ``puzzle`` from a grid value in the puzzle's shape (conflicts
+    allowed: a board may hold mistakes); a 422 when it changes a clue."""
+    shape = puzzle.shape
+    if isinstance(value, str):
+        try:
+            values = list(parse_grid(value, shape=shape, allow_conflicts=True).cells)
+        except InvalidPuzzleError as e:
+            raise RequestError(f"{key!r} cannot be read: {e}") from None
+    elif isinstance(value, list):
+        values = _digits(value, key, shape.size, shape.n)
+    else:
+        raise RequestError(
+            f"{key!r} must be a text or a list of digits, got {type(value).__name__}"
+        )
+    moved = [c for c, v in enumerate(puzzle.cells) if v and values[c] != v]
+    if moved:
+        raise RequestError(f"{key!r} changes the clue at {shape.cell_name(moved[0])}", 422)
+    return values
 
 
 # Hints ------------------------------------------------------------------------------------------
@@ -226,55 +314,28 @@ def hint_answer(
         if detail == 3:
             step["placements"] = [[cell // shape.n + 1, cell % shape.n + 1, digit]]
         return {"kind": "reveal", "detail": detail, "text": text, "step": step}
-    return {"kind": "step", "detail": detail, "text": found.text, "step": found.step.to_dict(state)}
+    return {"kind": "step", **found.to_dict(state)}
 
 
-def _int_list(body: Mapping[str, Any], key: str, size: int, top: int) -> list[int]:
-    value = body.get(key)
-    if not isinstance(value, list):
-        raise RequestError(f"{key!r} must be a list of {size} numbers, got {type(value).__name__}")
-    if len(value) != size:
-        raise RequestError(f"{key!r} must hold {size} numbers, one a cell; got {len(value)}")
-    for i, v in enumerate(value):
-        # bool is an int in Python, but true/false in JSON is a client's bug.
-        if type(v) is not int or not 0 <= v <= top:
-            raise RequestError(f"{key}[{i}] must be a whole number 0-{top}, got {v!r:.40}")
-    return value
-
-
-def hint_request(body: object) -> dict[str, Any]:
-    """Check a hint request's JSON and answer it (see :func:`hint_answer`).
-
-    The body is ``{"shape": "3x3", "puzzle": [...], "grid": [...], "marks": [...] or null,
-    "detail": 1}``: ``puzzle`` holds the clues and ``grid`` the board, ``n*n`` digits each
-    (0 = empty), and ``marks`` one digit mask a cell.
-    """
-    if not isinstance(body, dict):
-        raise RequestError(f"the body must be a JSON object, got {type(body).__name__}")
-    unknown = sorted(set(body) - _HINT_KEYS)
-    if unknown:
-        expected = ", ".join(sorted(_HINT_KEYS))
-        raise RequestError(f"unknown key {unknown[0]!r:.40}; expected {expected}")
-    missing = sorted(_HINT_KEYS - {"marks"} - set(body))
-    if missing:
-        raise RequestError(f"missing key {missing[0]!r}")
-    if not isinstance(body["shape"], str):
-        raise RequestError(f"'shape' must be a text such as '3x3', got {body['shape']!r:.40}")
-    shape = parse_shape(body["shape"])
-    detail = body["detail"]
+def hint_request(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer a hint request (see :func:`hint_answer`) whose keys the request schema
+    (:class:`sudokit.web.schema.HintIn`) has checked: ``puzzle`` and ``grid`` (the board,
+    default the puzzle) as grid values, ``shape``, ``marks`` (one digit mask a cell, or
+    None) and ``detail`` (1, 2 or 3)."""
+    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
+    shape = puzzle.shape
+    if shape.n > MAX_PLAY_SIDE:
+        raise RequestError(f"hints are for grids up to 16x16; this one is {shape.n}x{shape.n}")
+    board = body.get("grid")
+    values = list(puzzle.cells) if board is None else parse_board(puzzle, board)
+    marks = body.get("marks")
+    if marks is not None:
+        if not isinstance(marks, list):
+            raise RequestError(f"'marks' must be a list of digit masks, got {type(marks).__name__}")
+        marks = _digits(marks, "marks", shape.size, (1 << shape.n) - 1)
+    detail = body.get("detail", 1)
     if type(detail) is not int or detail not in (1, 2, 3):
         raise RequestError(f"'detail' must be 1, 2 or 3, got {detail!r:.40}")
-    size, n = shape.size, shape.n
-    clues = _int_list(body, "puzzle", size, n)
-    values = _int_list(body, "grid", size, n)
-    marks = None if body.get("marks") is None else _int_list(body, "marks", size, (1 << n) - 1)
-    moved = [c for c in range(size) if clues[c] and values[c] != clues[c]]
-    if moved:
-        raise RequestError(f"'grid' changes the clue at {shape.cell_name(moved[0])}", 422)
-    try:
-        puzzle = Grid.from_cells(clues, shape)
-    except InvalidPuzzleError as e:
-        raise RequestError(f"'puzzle' is not a valid puzzle: {e}", 422) from None
     try:
         solution = unique_solution(puzzle)
     except NotUniqueError as e:

@@ -37,7 +37,7 @@ import random
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -45,20 +45,22 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 
 from .._grid import Grid
+from .._shape import Shape
 from ..bank import Bank, Filters, Stored
 from ..canon import Transform
-from ..difficulty import step_names
+from ..difficulty import difficulty, refuse_unreachable, step_names
 from ..generator import SYMMETRIES, symmetry_of
 from ..logic import STEP_SCHEMA
 from ..rating import Level
 from . import ids, page, work
 from ._pool import JobFailed, JobTimeout, WorkerPool
 from .api import LEVELS, SIDES, RequestError, parse_shape
+from .schema import CheckIn, ErrorOut, GridOut, HintIn, PuzzleIn, Served, SolutionOut
 
 __all__ = ["MAX_BODY", "ROUTES", "TIME_LIMIT", "Settings", "create_app", "from_env"]
 
@@ -184,95 +186,6 @@ class _State:
 
 # Request and answer models ---------------------------------------------------------------------
 
-_STRICT = ConfigDict(extra="forbid", strict=True)
-Digits = list[Annotated[int, Field(ge=0, le=36)]]
-PuzzleValue = Annotated[
-    str | Digits,
-    Field(
-        description="A puzzle: a text sudokit reads (the 81-character line, '.' or '0' "
-        "empty; a pretty grid; JSON), or n*n digits, 0 empty.",
-        max_length=8192,
-        examples=[
-            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
-        ],
-    ),
-]
-ShapeText = Annotated[
-    str,
-    Field(
-        description="Box rows x box columns, e.g. '3x3' (9x9) or '2x3' (6x6); needed for a "
-        "list of digits whose boxes are not square.",
-        max_length=16,
-        examples=["3x3"],
-    ),
-]
-
-
-class PuzzleIn(BaseModel):
-    """A puzzle to solve, rate or explain."""
-
-    model_config = _STRICT
-    puzzle: PuzzleValue
-    shape: ShapeText | None = None
-
-
-class CheckIn(BaseModel):
-    """A player's board to check against the solution."""
-
-    model_config = _STRICT
-    puzzle: PuzzleValue
-    grid: Annotated[
-        str | Digits,
-        Field(description="The board: the clues and the player's digits.", max_length=8192),
-    ]
-    shape: ShapeText | None = None
-
-
-class HintIn(BaseModel):
-    """A player's position, as the play page sends it."""
-
-    model_config = _STRICT
-    shape: ShapeText
-    puzzle: Annotated[Digits, Field(description="The clues, n*n digits (0 = empty).")]
-    grid: Annotated[Digits, Field(description="The board, clues included.")]
-    marks: Annotated[
-        list[Annotated[int, Field(ge=0, le=(1 << 16) - 1)]] | None,
-        Field(description="Pencil marks: one digit mask a cell (bit d-1 for digit d); 0 none."),
-    ] = None
-    detail: Annotated[
-        Literal[1, 2, 3], Field(description="1: where to look; 2: what; 3: the whole step.")
-    ] = 1
-
-
-class Served(BaseModel):
-    """A served puzzle: a random isomorph of a stored one."""
-
-    id: str = Field(description="The puzzle id: give it to /puzzle/{id} and /puzzle/{id}/solution.")
-    shape: str
-    n: int
-    box_rows: int
-    box_cols: int
-    puzzle: list[int] = Field(description="n*n digits, 0 empty, row by row.")
-    text: str = Field(description="The puzzle as one line ('.' empty).")
-    clues: int
-    symmetry: str
-    level: str
-    er: float
-    ep: float
-    ed: float
-    hardest: str | None
-    date: str | None = Field(default=None, description="The day of a daily puzzle.")
-
-
-class Solution(BaseModel):
-    """The solution of a served puzzle, in the puzzle's own form."""
-
-    id: str
-    shape: str
-    solution: list[int]
-    text: str
-
-
 IdPath = Annotated[str, Path(description="A puzzle id from /puzzle or /daily.", max_length=256)]
 
 
@@ -327,23 +240,57 @@ def _parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
     return out
 
 
-class ErrorOut(BaseModel):
-    error: str = Field(description="What was wrong, naming the parameter or key.")
-
-
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut, "description": what}
     for code, what in (
-        (400, "A bad request (malformed JSON, a bad value)."),
-        (404, "No such puzzle or path."),
+        (
+            400,
+            "The request does not fit the schema: malformed JSON, a missing or unknown key, "
+            "a value of the wrong type, out of range or unreadable.",
+        ),
+        (404, "No such puzzle or path, or no stored puzzle that fits."),
         (413, "The body is too large."),
-        (422, "A well-formed request the server cannot use (a puzzle without one solution)."),
+        (
+            422,
+            "A well-formed request that cannot be answered: a puzzle without exactly one "
+            "solution, a board that changes a clue, a level or rating no puzzle of the shape "
+            "reaches, a day without a daily puzzle.",
+        ),
         (503, "The work did not finish within the time limit."),
     )
 }
 
 
 # Helpers --------------------------------------------------------------------------------------
+
+#: Errors of the request schema's own checks (sudokit.web.schema): their message names the
+#: key and the problem, and goes first among a union's alternatives.
+_OWN_CHECKS = ("grid_type", "grid_digit", "mark_mask")
+
+
+def _invalid_message(errors: Sequence[Any]) -> str:
+    """The message of a 400 for a request that does not fit the schema: the first problem,
+    naming the key or parameter (``'puzzle' must be a text or a list of digits, got an
+    object``; ``missing key 'puzzle'``; ``level: Input should be 'easy', ...``)."""
+    if not errors:
+        return "the request does not fit the schema"
+    first = next((err for err in errors if err.get("type") in _OWN_CHECKS), errors[0])
+    kind = first.get("type")
+    if kind == "json_invalid":
+        return f"malformed JSON: {first.get('ctx', {}).get('error', 'not JSON')}"
+    loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+    # Drop the union's branch names pydantic puts in the location (str, list[int], ...).
+    loc = [p for p in loc if not p.startswith(("str", "list[", "function-", "nullable["))]
+    where = ".".join(loc)
+    if kind in _OWN_CHECKS:
+        return str(first.get("msg"))
+    if kind == "missing":
+        return f"missing key {where!r}" if where else "missing body"
+    if kind == "extra_forbidden":
+        return f"unknown key {where!r}"
+    if kind == "model_attributes_type" or (kind == "dict_type" and not where):
+        return "the body must be a JSON object"
+    return f"{where or 'the request'}: {first.get('msg', 'invalid value')}"
 
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:
@@ -366,6 +313,36 @@ def _er(text: str | None) -> tuple[float, float] | None:
     if lo > hi:
         raise RequestError(f"er range {text!r:.40} runs backwards")
     return lo, hi
+
+
+def _reachable(filters: Filters, shape: Shape) -> None:
+    """A 422 naming why, when no puzzle of ``shape`` can meet ``filters`` (a level above what
+    the shape reaches, an ER range outside the level, a technique rated above the range)."""
+    try:
+        wanted = difficulty(level=filters.level, rating=filters.er, require=filters.require or None)
+        if wanted is not None:
+            refuse_unreachable(wanted, shape)
+    except ValueError as e:
+        raise RequestError(str(e), 422) from None
+
+
+#: The first day with a daily puzzle.
+DAILY_FROM = dt.date(2026, 1, 1)
+#: The earliest time zone's offset: its today is the last day with a daily puzzle.
+_EARLIEST_ZONE = dt.timezone(dt.timedelta(hours=14))
+
+
+def _daily_window(day: dt.date) -> None:
+    """A 422 for a day outside the daily puzzles' window, from :data:`DAILY_FROM` to today
+    where it is latest (UTC+14): each day's puzzle is stored, so an open window would let
+    any client add a puzzle to the bank for every date there is."""
+    last = dt.datetime.now(_EARLIEST_ZONE).date()
+    if not DAILY_FROM <= day <= last:
+        raise RequestError(
+            f"date {day.isoformat()} has no daily puzzle; there is one for every day from "
+            f"{DAILY_FROM.isoformat()} to {last.isoformat()}",
+            422,
+        )
 
 
 def _require(values: list[str] | None) -> tuple[str, ...]:
@@ -444,11 +421,11 @@ def _served(
     served = Served(
         id=ids.encode(stored.id, t, key),
         shape=str(shape),
+        text=grid.to_line(),
+        cells=list(grid.cells),
         n=shape.n,
         box_rows=shape.box_rows,
         box_cols=shape.box_cols,
-        puzzle=list(grid.cells),
-        text=grid.to_line(),
         clues=grid.clue_count,
         symmetry=stored.symmetry,
         level=r.level.name.lower(),
@@ -527,14 +504,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, e: RequestValidationError) -> JSONResponse:
-        first = e.errors()[0] if e.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "the request"
-        if first.get("type") == "json_invalid":
-            why = first.get("ctx", {}).get("error", "not JSON")
-            return _error(400, f"malformed JSON: {why}")
-        if first.get("type") == "missing":
-            return _error(422, f"missing {where!r}")
-        return _error(422, f"{where}: {first.get('msg', 'invalid value')}")
+        return _error(400, _invalid_message(e.errors()))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException) -> JSONResponse:
@@ -550,7 +520,7 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         return _error(e.status_code, str(e.detail))
 
     @app.exception_handler(JobFailed)
-    async def failed(_request: Request, e: JobFailed) -> JSONResponse:
+    async def failed(_request: Request, e: JobFailed) -> JSONResponse:  # the pool logged it
         return _error(500, "internal error in the sudokit server")
 
     @app.exception_handler(Exception)
@@ -588,8 +558,10 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
         openapi_extra={"parameters": _parameters(PuzzleQuery)},
     )
     async def get_puzzle(request: Request) -> Response:
-        """A random puzzle that fits, as a random isomorph. When the bank has none, one is
-        made, stored and served, within the time limit (else a 503)."""
+        """A random puzzle that fits, as a random isomorph. When the bank has none of a
+        level, shape and symmetry, one is made, stored and served within the time limit (else
+        a 503); with an ER range or required techniques, a 404. What no puzzle of the shape
+        can be (a 4x4 above easy) is a 422 at once."""
         s = state()
         q = PuzzleQuery.of(request.query_params)
         level, symmetry = q.level, q.symmetry
@@ -601,8 +573,17 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
             shape=shape_,
             symmetry=symmetry,
         )
+        _reachable(filters, shape_)
         stored = await s.picks.take(filters)
         if stored is None:
+            if filters.er is not None or filters.require:
+                # Made on demand only for the finite choices of level, shape and symmetry:
+                # an anonymous GET must not grow the bank by a puzzle per ER range asked.
+                raise RequestError(
+                    "the bank has no puzzle that fits; puzzles for an ER range or required "
+                    "techniques are served from the bank alone (sudokit bank fill makes them)",
+                    404,
+                )
             cid = await cpu(
                 work.fill_one,
                 s.settings.db,
@@ -639,29 +620,32 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
 
     @app.get(
         "/api/v1/puzzle/{puzzle_id}/solution",
-        response_model=Solution,
+        response_model=SolutionOut,
         responses=_ERRORS,
         tags=["puzzles"],
     )
-    async def get_solution(puzzle_id: IdPath) -> Solution:
+    async def get_solution(puzzle_id: IdPath) -> SolutionOut:
         """The solution of the puzzle of an id, in the served form."""
         stored, t = await by_id(puzzle_id)
         grid = await asyncio.to_thread(lambda: t.apply(stored.shown_solution()))
-        return Solution(
-            id=puzzle_id, shape=str(stored.shape), solution=list(grid.cells), text=grid.to_line()
-        )
+        return SolutionOut(id=puzzle_id, **work.grid_out(grid))
 
     @app.get("/api/v1/daily", response_model=Served, responses=_ERRORS, tags=["puzzles"])
     async def daily(
         level: Annotated[Literal[LEVELS], Query(description="SE level.")] = "medium",  # type: ignore[valid-type]
         date: Annotated[
             dt.date | None,
-            Query(description="The day (YYYY-MM-DD, UTC); default today."),
+            Query(
+                description="The day (YYYY-MM-DD, UTC; from 2026-01-01 to today in UTC+14); "
+                "default today."
+            ),
         ] = None,
     ) -> Response:
         """The daily 9x9 puzzle of a level: the same for everybody on a date."""
         s = state()
         day = (date or dt.datetime.now(dt.UTC).date()).isoformat()
+        if date is not None:
+            _daily_window(date)
         seed = work.daily_seed(s.secret, day, level)
         cid = s.daily.get((day, level))
         if cid is None:
@@ -687,9 +671,9 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
 
     # Work on any puzzle.
 
-    @app.post("/api/v1/solve", responses=_ERRORS, tags=["engines"])
+    @app.post("/api/v1/solve", response_model=GridOut, responses=_ERRORS, tags=["engines"])
     async def solve(body: PuzzleIn) -> dict[str, Any]:
-        """The one solution of a puzzle (422 when it has none or more than one)."""
+        """The one solution of a puzzle, as a grid (422 when it has none or more than one)."""
         return dict(await cpu(work.solve, body.model_dump()))
 
     @app.post("/api/v1/rate", responses=_ERRORS, tags=["engines"])
@@ -708,7 +692,8 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
     @app.post("/api/v1/hint", responses=_ERRORS, tags=["play"])
     async def hint(body: HintIn) -> dict[str, Any]:
         """A hint for a player's position (own pencil marks included), at detail 1, 2 or 3:
-        ``{kind, detail, text, step}``; a mistake on the board is pointed at first."""
+        ``{kind, detail, text, step}``, the step carrying only what the detail tells (1:
+        where to look); a mistake on the board is pointed at first."""
         return dict(await cpu(work.hint, body.model_dump()))
 
     @app.post("/api/v1/check", responses=_ERRORS, tags=["play"])

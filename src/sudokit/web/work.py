@@ -3,9 +3,11 @@ process of the service's pool (:mod:`sudokit.web._pool`), never on the event loo
 
 Terms:
 
-- A **puzzle text** is what a client sends for ``solve``, ``rate``, ``explain`` and ``check``:
-  a text sudokit reads (the 81-character line, a pretty grid, JSON; see
-  :func:`sudokit.formats.parse_grid`), or a list of ``n*n`` digits (0 = empty) with the shape.
+- A **grid value** is how a client sends a puzzle (and a board) for every call: a text
+  sudokit reads (the 81-character line, a pretty grid, JSON; see
+  :func:`sudokit.formats.parse_grid`), or a list of ``n*n`` digits (0 = empty) with the shape
+  (:func:`sudokit.web.api.parse_puzzle`). Every answer gives a grid as ``shape``, ``text``
+  and ``cells`` (:func:`grid_out`).
 - A **deadline** is a :func:`time.monotonic` value: the work that can stop itself between
   steps (rating, explaining) stops there with a 503; the pool kills whatever is still running
   a little later, so nothing outlives its request for long.
@@ -13,7 +15,7 @@ Terms:
 Every function checks its input and raises :class:`~sudokit.web.api.RequestError` (status
 4xx, or 503 for work that did not finish in time) with a message that names the problem.
 
->>> solve({"puzzle": "1.3...12....4..3"})["solution"]
+>>> solve({"puzzle": "1.3...12....4..3"})["text"]
 '1234341223414123'
 >>> check({"puzzle": "1.3...12....4..3", "grid": "1234341223414113"})["wrong"]
 [[4, 3]]
@@ -24,7 +26,6 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from .._grid import Grid
@@ -32,11 +33,10 @@ from .._shape import Shape
 from ..bank import Added, Bank, Filters
 from ..difficulty import generate
 from ..engine import unique_solution
-from ..errors import GenerationError, InvalidPuzzleError, NotUniqueError, SudokitError
-from ..formats import parse_grid
+from ..errors import GenerationError, NotUniqueError
 from ..logic import Candidates, solve_steps
 from ..rating import Level, hodoku, rate
-from .api import RequestError, hint_request, hint_texts
+from .api import RequestError, hint_request, hint_texts, parse_board, parse_puzzle
 
 __all__ = [
     "check",
@@ -44,15 +44,13 @@ __all__ = [
     "daily_seed",
     "explain",
     "fill_one",
+    "grid_out",
     "hint",
     "none_made",
     "parse_puzzle",
     "rate_puzzle",
     "solve",
 ]
-
-#: The largest side accepted in a posted puzzle (36x36 is the engines' limit).
-MAX_SIDE = 36
 
 # One bank per target, opened once by each worker process.
 _banks: dict[str, Bank] = {}
@@ -64,55 +62,6 @@ def _bank(target: str) -> Bank:
     return _banks[target]
 
 
-def _shape(text: object) -> Shape | None:
-    if text is None:
-        return None
-    if not isinstance(text, str) or len(text) > 16:
-        raise RequestError(f"'shape' must be a text such as '3x3', got {text!r:.40}")
-    try:
-        shape = Shape.parse(text.strip())
-    except SudokitError as e:
-        raise RequestError(f"'shape': {e}", 422) from None
-    if shape.n > MAX_SIDE:
-        raise RequestError(f"'shape' {shape} makes a {shape.n}x{shape.n} grid; at most 36x36")
-    return shape
-
-
-def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") -> Grid:
-    """A grid from a puzzle text or a list of digits (see the module's terms)."""
-    shape = _shape(shape_text)
-    if isinstance(value, str):
-        try:
-            grid = parse_grid(value, shape=shape)
-        except InvalidPuzzleError as e:
-            raise RequestError(f"{key!r} cannot be read: {e}", 422) from None
-    elif isinstance(value, list):
-        if shape is None:
-            side = round(len(value) ** 0.5)
-            root = round(side**0.5)
-            if not value or side * side != len(value) or root * root != side or root < 2:
-                raise RequestError(
-                    f"{key!r} holds {len(value)} digits: give 'shape' for a grid whose boxes "
-                    "are not square"
-                )
-            shape = Shape(root, root)
-        if len(value) != shape.size:
-            raise RequestError(f"{key!r} must hold {shape.size} digits; got {len(value)}")
-        for i, v in enumerate(value):
-            if type(v) is not int or not 0 <= v <= shape.n:
-                raise RequestError(f"{key}[{i}] must be a whole number 0-{shape.n}, got {v!r:.40}")
-        try:
-            grid = Grid.from_cells(bytes(value), shape)
-        except InvalidPuzzleError as e:
-            raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
-    else:
-        kind = type(value).__name__
-        raise RequestError(f"{key!r} must be a text or a list of digits, got {kind}")
-    if grid.shape.n > MAX_SIDE:  # pragma: no cover - parse_grid keeps to the engines' sizes
-        raise RequestError(f"{key!r} is a {grid.shape.n}x{grid.shape.n} grid; at most 36x36")
-    return grid
-
-
 def _solution(puzzle: Grid) -> Grid:
     try:
         return unique_solution(puzzle)
@@ -120,19 +69,14 @@ def _solution(puzzle: Grid) -> Grid:
         raise RequestError(f"the puzzle has {e}", 422) from None
 
 
-def _text(grid: Grid) -> str:
-    return grid.to_line()
+def grid_out(grid: Grid) -> dict[str, Any]:
+    """A grid as every answer gives one (:class:`sudokit.web.schema.GridOut`)."""
+    return {"shape": str(grid.shape), "text": grid.to_line(), "cells": list(grid.cells)}
 
 
 def solve(body: dict[str, Any]) -> dict[str, Any]:
-    """``{"puzzle", "shape"?}`` → its one solution, as text and as digits."""
-    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
-    solution = _solution(puzzle)
-    return {
-        "shape": str(puzzle.shape),
-        "solution": _text(solution),
-        "cells": list(solution.cells),
-    }
+    """``{"puzzle", "shape"?}`` → its one solution, as a grid."""
+    return grid_out(_solution(parse_puzzle(body.get("puzzle"), body.get("shape"))))
 
 
 def rate_puzzle(body: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -145,7 +89,7 @@ def rate_puzzle(body: dict[str, Any], deadline: float) -> dict[str, Any]:
     out = rating.to_dict()
     if grade is not None:
         out.update(hodoku_level=grade.level, hodoku_score=grade.score)
-    return {"shape": str(puzzle.shape), "puzzle": _text(puzzle), **out}
+    return {**grid_out(puzzle), **out}
 
 
 def explain(body: dict[str, Any], deadline: float) -> dict[str, Any]:
@@ -159,12 +103,7 @@ def explain(body: dict[str, Any], deadline: float) -> dict[str, Any]:
         if time.monotonic() > deadline:
             raise TimeoutError("the explanation ran out of time")
         steps.append({"hints": hint_texts(state, step), "step": step.to_dict(state)})
-    return {
-        "shape": str(puzzle.shape),
-        "puzzle": _text(puzzle),
-        "solved": state.is_solved(),
-        "steps": steps,
-    }
+    return {**grid_out(puzzle), "solved": state.is_solved(), "steps": steps}
 
 
 def hint(body: dict[str, Any]) -> dict[str, Any]:
@@ -177,26 +116,7 @@ def check(body: dict[str, Any]) -> dict[str, Any]:
     (``[row, column]``, 1-based), how many cells are still empty, and whether it is solved.
     ``grid`` must keep the puzzle's clues."""
     puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
-    board = body.get("grid")
-    if isinstance(board, str):
-        try:
-            grid = parse_grid(board, shape=puzzle.shape, allow_conflicts=True)
-        except InvalidPuzzleError as e:
-            raise RequestError(f"'grid' cannot be read: {e}", 422) from None
-        values: Sequence[int] = grid.cells
-    elif isinstance(board, list):
-        n = puzzle.shape.n
-        if len(board) != puzzle.shape.size:
-            raise RequestError(f"'grid' must hold {puzzle.shape.size} digits; got {len(board)}")
-        for i, v in enumerate(board):
-            if type(v) is not int or not 0 <= v <= n:
-                raise RequestError(f"grid[{i}] must be a whole number 0-{n}, got {v!r:.40}")
-        values = board
-    else:
-        raise RequestError(f"'grid' must be a text or a list of digits, got {type(board).__name__}")
-    moved = [c for c, v in enumerate(puzzle.cells) if v and values[c] != v]
-    if moved:
-        raise RequestError(f"'grid' changes the clue at {puzzle.shape.cell_name(moved[0])}", 422)
+    values = parse_board(puzzle, body.get("grid"))
     solution = _solution(puzzle)
     n = puzzle.shape.n
     wrong = [[c // n + 1, c % n + 1] for c, v in enumerate(values) if v and v != solution[c]]

@@ -676,7 +676,9 @@
     getJSON(url)
       .then(function (p) {
         return getJSON("api/v1/puzzle/" + encodeURIComponent(p.id) + "/solution").then(function (s) {
-          p.solution = s.solution;
+          // Grids come as {shape, text, cells}; a game holds the cells.
+          p.puzzle = p.cells;
+          p.solution = s.cells;
           p.key = p.id;
           return p;
         });
