@@ -18,7 +18,7 @@ from sudokit.rating import Level, rate
 
 @pytest.mark.parametrize(
     "options",
-    [{"level": "medium"}, {"level": "diabolical"}, {"rating": (1.3, 2.0)}, {"require": ["x-wing"]}],
+    [{"level": "medium"}, {"level": "diabolical"}, {"er": (1.3, 2.0)}, {"require": ["x-wing"]}],
 )
 def test_targets_above_the_shapes_reach_fail_at_once(options: dict[str, object]) -> None:
     t = time.monotonic()
