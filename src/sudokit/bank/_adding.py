@@ -142,7 +142,9 @@ def add_rated(
             if not finished:
                 stop_pool(pool, before)
             pool.shutdown(wait=True)
-        reader.join(timeout=5.0)
+        # A reader blocked on its input (a pipe with nothing to give) is left to die with
+        # the process (a daemon thread): an interrupted add ends within a second.
+        reader.join(timeout=1.0)
 
 
 def _poster(events: queue.SimpleQueue[tuple[str, Any]]) -> Callable[[Any], None]:
