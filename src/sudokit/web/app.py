@@ -53,6 +53,7 @@ from .._grid import Grid
 from .._shape import Shape
 from ..bank import Bank, Filters, Stored
 from ..canon import Transform
+from ..difficulty import Request as Wanted  # (Request is the HTTP request here)
 from ..difficulty import difficulty, refuse_unreachable, step_names
 from ..generator import SYMMETRIES, symmetry_of
 from ..logic import STEP_SCHEMA
@@ -584,14 +585,14 @@ def create_app(db: str | None = None, settings: Settings | None = None) -> FastA
                     "techniques are served from the bank alone (sudokit bank fill makes them)",
                     404,
                 )
+            try:  # checked once, here; the worker gets the value
+                wanted = Wanted.of(shape=shape_, symmetry=symmetry, level=level)
+            except ValueError as e:  # a target no puzzle can meet
+                raise RequestError(str(e), 422) from None
             cid = await cpu(
                 work.fill_one,
                 s.settings.db,
-                str(shape_),
-                level,
-                filters.er,
-                filters.require,
-                symmetry,
+                wanted,
                 s.settings.time_limit,
                 late=work.none_made(shape_, level, s.settings.time_limit),
             )

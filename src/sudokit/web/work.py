@@ -31,7 +31,7 @@ from typing import Any
 from .._grid import Grid
 from .._shape import Shape
 from ..bank import Added, Bank, Filters
-from ..difficulty import generate
+from ..difficulty import Request, generate
 from ..engine import unique_solution
 from ..errors import GenerationError, NotUniqueError
 from ..logic import Candidates, solve_steps
@@ -127,35 +127,17 @@ def check(body: dict[str, Any]) -> dict[str, Any]:
 # Puzzles for the bank ------------------------------------------------------------------------
 
 
-def fill_one(
-    target: str,
-    shape_text: str,
-    level: str | None,
-    er: tuple[float, float] | None,
-    require: tuple[str, ...],
-    symmetry: str | None,
-    timeout: float,
-) -> str:
-    """Make one puzzle of the target, store it in the bank at ``target`` and return its
+def fill_one(target: str, wanted: Request, timeout: float) -> str:
+    """Make one puzzle of the request, store it in the bank at ``target`` and return its
     canonical id (``bank fill``'s resumable run: each call goes on from the last one)."""
-    shape = Shape.parse(shape_text)
     bank = _bank(target)
     try:
-        for added in bank.fill(
-            1,
-            shape=shape,
-            symmetry=symmetry or "rot180",
-            level=level,
-            er=er,
-            require=require or None,
-            timeout=timeout,
-        ):
+        for added in bank.fill(1, wanted, timeout=timeout):
             return added.entry.id
     except GenerationError:
         pass
-    except ValueError as e:  # a target no puzzle can meet
-        raise RequestError(str(e), 422) from None
-    raise RequestError(none_made(shape, level, timeout), 503)
+    level = None if wanted.level is None else str(wanted.level)
+    raise RequestError(none_made(wanted.shape, level, timeout), 503)
 
 
 def none_made(shape: Shape, level: str | None, limit: float) -> str:
