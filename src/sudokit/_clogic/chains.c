@@ -8,7 +8,8 @@
  * cheapest by unrounded difficulty, then complexity, sort key and discovery order) as a step
  * with the fields tests/logic/pyref/chains.py builds. Every search order, tie-break and node
  * count follows the reference line by line, because the hint chosen and its rating depend on
- * them. Everything here is prefixed ch_ (the engine keeps its own types and tables).
+ * them. Everything here is prefixed ch_; the shape's tables are the logic engine's (lgeo,
+ * _clogic/geometry.c: cand, se_units, house_order, ...) and so is the length bonus (logic.h).
  *
  * Terms used below:
  *   cand  = cell * n + digit index (0-based)
@@ -22,7 +23,6 @@
  * is all the outer hint needs (its node count and FullChain de-duplication).
  */
 #include <math.h>
-#include <stdatomic.h>
 
 typedef uint64_t ch_mask_t;
 
@@ -39,170 +39,9 @@ static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
 static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
 static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
 
-/* ------------------------------------------------------------------ geometry */
-
 /* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits)
- * and bit sets of candidates (the geometry's peer sets, the closures' sets). */
-#define CH_REACH_MAX 4096
-
-/* A candidate's places in its units, for the hot loops: for its box, row and column u (t = 0,
- * 1, 2), unit[t] = u, pos[t] = u * n + digit, ucells[t] = u * n, idx[t] its cell's index in u. */
-typedef struct {
-    int cell, digit, unit[3], pos[3], ucells[3], idx[3];
-} ch_CandGeo;
-
-typedef struct {
-    int br, bc, n, ncell, ncand, nunit;
-    int *unit_cells;  /* nunit * n, ascending */
-    int *se_units;    /* ncell * 3: box, row, column */
-    int npeer;
-    int *peers;       /* ncell * npeer: box (w/o cell), row outside box, column outside box */
-    int *peer_unit;   /* same layout: the unit that makes the peer (box, row or column) */
-    int nlock;
-    int *locking;     /* nlock * 2: crossing (unit1, unit2) in SE's order */
-    int npairs;
-    int *pairs;       /* npairs * 2: (i, j), i < j, in SE's Permutations order */
-    int *unit_index;  /* ncell * 3: the cell's index in each of its se_units */
-    ch_mask_t *lock_in;  /* nlock * 2: the indexes of unit1 inside unit2, of unit2 inside unit1 */
-    ch_mask_t *skip;     /* ncell * 3: per se_unit of the cell, the indexes that are not its
-                            peers there (box: the cell; row, column: the cells in its box) */
-    int *cell_of, *digit_of;  /* ncand: cand / n and cand % n (no division in the hot loops) */
-    ch_CandGeo *cg;           /* ncand */
-    int nw;                   /* words of a bit set of candidates */
-    uint64_t *peerbits;       /* grids up to CH_REACH_MAX candidates: per candidate, its digit's
-                                 candidates in the cell's peers (nw words each); else NULL */
-} ch_Geo;
-
-static void ch_geo_free(ch_Geo *g) {
-    free(g->unit_cells); free(g->se_units); free(g->peers); free(g->peer_unit);
-    free(g->locking); free(g->pairs); free(g->unit_index); free(g->lock_in); free(g->skip);
-    free(g->cell_of); free(g->digit_of); free(g->peerbits); free(g->cg);
-}
-
-static int ch_cell_in_unit(const ch_Geo *g, int u, int c) {
-    const int *su = g->se_units + 3 * c;
-    return su[0] == u || su[1] == u || su[2] == u;
-}
-
-static int ch_geo_init(ch_Geo *g, int br, int bc) {
-    int n = br * bc;
-    memset(g, 0, sizeof *g);
-    g->br = br; g->bc = bc; g->n = n; g->ncell = n * n; g->ncand = n * n * n; g->nunit = 3 * n;
-    g->unit_cells = malloc(sizeof(int) * 3 * n * n);
-    g->se_units = malloc(sizeof(int) * 3 * n * n);
-    g->npeer = (n - 1) + (n - bc) + (n - br);
-    g->peers = malloc(sizeof(int) * g->ncell * g->npeer);
-    g->peer_unit = malloc(sizeof(int) * g->ncell * g->npeer);
-    g->npairs = n * (n - 1) / 2;
-    g->pairs = malloc(sizeof(int) * 2 * (g->npairs + 1));
-    g->unit_index = malloc(sizeof(int) * 3 * n * n);
-    g->lock_in = malloc(sizeof(ch_mask_t) * 2 * (4 * n * n + 1));
-    g->skip = malloc(sizeof(ch_mask_t) * 3 * n * n);
-    g->cell_of = malloc(sizeof(int) * (size_t)g->ncand);
-    g->digit_of = malloc(sizeof(int) * (size_t)g->ncand);
-    if (!g->unit_index || !g->lock_in || !g->skip || !g->cell_of || !g->digit_of) return -1;
-    for (int cand = 0; cand < g->ncand; cand++) { g->cell_of[cand] = cand / n; g->digit_of[cand] = cand % n; }
-    g->locking = malloc(sizeof(int) * 2 * (4 * n * n + 1));
-    if (!g->unit_cells || !g->se_units || !g->peers || !g->peer_unit || !g->pairs || !g->locking)
-        return -1;
-    for (int r = 0; r < n; r++)
-        for (int k = 0; k < n; k++) {
-            g->unit_cells[r * n + k] = r * n + k;            /* row r */
-            g->unit_cells[(n + r) * n + k] = k * n + r;      /* column r */
-        }
-    for (int b = 0; b < n; b++) {
-        /* boxes: br rows tall, bc columns wide; n / bc boxes per band, row-major */
-        int per_band = n / bc;
-        int r0 = (b / per_band) * br, c0 = (b % per_band) * bc;
-        int k = 0;
-        for (int r = r0; r < r0 + br; r++)
-            for (int c = c0; c < c0 + bc; c++) g->unit_cells[(2 * n + b) * n + k++] = r * n + c;
-    }
-    for (int u = 0; u < 3 * n; u++)
-        for (int k = 0; k < n; k++) {
-            int c = g->unit_cells[u * n + k];
-            g->se_units[3 * c + (u < n ? 1 : (u < 2 * n ? 2 : 0))] = u;
-        }
-    for (int c = 0; c < g->ncell; c++) {
-        int *pp = g->peers + c * g->npeer, *pu = g->peer_unit + c * g->npeer, k = 0;
-        int b = g->se_units[3 * c], r = g->se_units[3 * c + 1], col = g->se_units[3 * c + 2];
-        for (int i = 0; i < n; i++) {
-            int q = g->unit_cells[b * n + i];
-            if (q != c) { pp[k] = q; pu[k++] = b; }
-        }
-        for (int i = 0; i < n; i++) {
-            int q = g->unit_cells[r * n + i];
-            if (!ch_cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = r; }
-        }
-        for (int i = 0; i < n; i++) {
-            int q = g->unit_cells[col * n + i];
-            if (!ch_cell_in_unit(g, b, q)) { pp[k] = q; pu[k++] = col; }
-        }
-    }
-    int k = 0;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < j; i++) { g->pairs[2 * k] = i; g->pairs[2 * k + 1] = j; k++; }
-    /* locking pairs: (box, column), (box, row), (column, box), (row, box) */
-    int kinds[4][2] = {{2, 1}, {2, 0}, {1, 2}, {0, 2}};
-    k = 0;
-    for (int t = 0; t < 4; t++)
-        for (int a = 0; a < n; a++)
-            for (int bb = 0; bb < n; bb++) {
-                int u1 = kinds[t][0] * n + a, u2 = kinds[t][1] * n + bb, cross = 0;
-                for (int i = 0; i < n && !cross; i++)
-                    if (ch_cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) cross = 1;
-                if (cross) { g->locking[2 * k] = u1; g->locking[2 * k + 1] = u2; k++; }
-            }
-    g->nlock = k;
-    for (int c = 0; c < g->ncell; c++)
-        for (int t = 0; t < 3; t++) {
-            int u = g->se_units[3 * c + t];
-            for (int i = 0; i < n; i++) if (g->unit_cells[u * n + i] == c) g->unit_index[3 * c + t] = i;
-        }
-    for (int c = 0; c < g->ncell; c++) {
-        int b = g->se_units[3 * c];
-        g->skip[3 * c] = (ch_mask_t)1 << g->unit_index[3 * c];
-        for (int t = 1; t < 3; t++) {
-            int u = g->se_units[3 * c + t];
-            ch_mask_t m = 0;
-            for (int i = 0; i < n; i++) if (ch_cell_in_unit(g, b, g->unit_cells[u * n + i])) m |= (ch_mask_t)1 << i;
-            g->skip[3 * c + t] = m;
-        }
-    }
-    g->cg = malloc(sizeof(ch_CandGeo) * (size_t)g->ncand);
-    if (!g->cg) return -1;
-    for (int cand = 0; cand < g->ncand; cand++) {
-        ch_CandGeo *x = g->cg + cand;
-        x->cell = cand / n; x->digit = cand % n;
-        for (int t = 0; t < 3; t++) {
-            int u = g->se_units[3 * x->cell + t];
-            x->unit[t] = u; x->pos[t] = u * n + x->digit; x->ucells[t] = u * n; x->idx[t] = g->unit_index[3 * x->cell + t];
-        }
-    }
-    g->nw = (g->ncand + 63) / 64;
-    if (g->ncand <= CH_REACH_MAX) {
-        g->peerbits = calloc((size_t)g->ncand * (size_t)g->nw, sizeof(uint64_t));
-        if (!g->peerbits) return -1;
-        for (int cand = 0; cand < g->ncand; cand++) {
-            uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->nw;
-            const int *pp = g->peers + (cand / n) * g->npeer;
-            for (int i = 0; i < g->npeer; i++) {
-                int x = pp[i] * n + cand % n;
-                pb[x >> 6] |= (uint64_t)1 << (x & 63);
-            }
-        }
-    }
-    for (k = 0; k < g->nlock; k++) {
-        int u1 = g->locking[2 * k], u2 = g->locking[2 * k + 1];
-        ch_mask_t in1 = 0, in2 = 0;
-        for (int i = 0; i < n; i++) {
-            if (ch_cell_in_unit(g, u2, g->unit_cells[u1 * n + i])) in1 |= (ch_mask_t)1 << i;
-            if (ch_cell_in_unit(g, u1, g->unit_cells[u2 * n + i])) in2 |= (ch_mask_t)1 << i;
-        }
-        g->lock_in[2 * k] = in1; g->lock_in[2 * k + 1] = in2;
-    }
-    return 0;
-}
+ * and bit sets of candidates (the closures' sets, the geometry's peerbits). */
+#define CH_REACH_MAX LG_CANDBITS_MAX
 
 /* ------------------------------------------------------------------ growable int arrays */
 
@@ -299,7 +138,7 @@ typedef struct {
 typedef struct ch_Engine ch_Engine;
 
 struct ch_Engine {
-    const ch_Geo *g;
+    const lgeo *g;
     int multiple, dynamic, nishio, nesting;
     /* the grid (scratch while chaining) */
     const uint8_t *values;
@@ -441,7 +280,7 @@ _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for
  * (static chains, see ch_set_live), only the "off" potentials that lead somewhere, and the one
  * of candidate ``keep`` (a search's target; -1: none): the others are dead ends. */
 static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
     int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
     if (y_links) {
@@ -476,8 +315,8 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
  * other candidate when two are left, then the digit's other place in box, row, column when two
  * are left; a potential given by two units is listed once). */
 static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
-    const ch_Geo *g = e->g;
-    const ch_CandGeo *cg = g->cg + cand;
+    const lgeo *g = e->g;
+    const lcand *cg = g->cg + cand;
     int n = g->n, c = cg->cell, d = cg->digit, k = 0;
     if (y_links) {
         ch_mask_t m = e->cand[c];
@@ -510,7 +349,7 @@ static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_
 static int ch_make_node(ch_Engine *e, int p, ch_Proto pr, const ch_mask_t *src) {
     int q = ch_node_new(e, pr.key, pr.cause);
     ch_mask_t gone = 0;
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, cand = pr.key >> 1, c = g->cell_of[cand], d = g->digit_of[cand];
     if (src && (pr.key & 1)) {
         if (pr.cause == CH_CAUSE_CELL) gone = src[c] & ~e->cand[c];
@@ -567,16 +406,9 @@ static void ch_set_add(ch_Engine *e, int on, int node) {
 
 /* ------------------------------------------------------------------ hints */
 
-static double ch_length_bonus(int complexity) {
-    double added = 0.0;
-    int ceil = 4, length = complexity - 2, odd = 0;
-    while (length > ceil) {
-        added += 0.1;
-        ceil = !odd ? ceil * 3 / 2 : ceil * 4 / 3;
-        odd = !odd;
-    }
-    return added;
-}
+/* SE's chain length bonus for a hint of ``complexity`` nodes (its length is the node count
+ * less 2). */
+static inline double ch_length_bonus(int complexity) { return length_bonus(complexity - 2); }
 
 static double ch_rule_difficulty(const ch_Engine *e) {
     if (e->nesting >= 2) return 9.5 + 0.5 * (e->nesting - 2);
@@ -705,7 +537,7 @@ static void ch_reach_free(ch_Reach *r) {
  * candidates go without (r->ok 0: every search is run); memory running out fails the engine,
  * as everywhere else. */
 static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     ch_Reach *r = &e->reach;
     int ncand = g->ncand, nw = (ncand + 63) / 64;
     r->ok = 0; r->off = 0;
@@ -741,7 +573,7 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
     uint64_t present[(CH_REACH_MAX + 63) / 64];
     if (with_off) {
         memset(present, 0, sizeof(uint64_t) * (size_t)nw);
-        for (int c = 0; c < g->ncell; c++)
+        for (int c = 0; c < g->size; c++)
             for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
                 int x = c * g->n + ch_lowbit(cm);
                 present[x >> 6] |= (uint64_t)1 << (x & 63);
@@ -753,9 +585,9 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
     /* only the candidates present are visited (the grids of nested chains are sparse), in
      * ascending order: a candidate's links run from start[cand] to start[cand + 1] */
     int n = g->n;
-    for (int c = 0; c < g->ncell; c++)
+    for (int c = 0; c < g->size; c++)
         for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) r->oto[5 * (c * n + ch_lowbit(cm))] = -1;
-    for (int c = 0; c < g->ncell; c++)
+    for (int c = 0; c < g->size; c++)
     for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
         int cand = c * n + ch_lowbit(cm);
         r->start[cand] = len;
@@ -780,7 +612,7 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
     }
     /* Tarjan, without recursion, from the candidates present in ascending order */
     int counter = 0, sp = 0, ncomp = 0;
-    for (int c = 0; c < g->ncell; c++)
+    for (int c = 0; c < g->size; c++)
     for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
         int root = c * n + ch_lowbit(cm);
         if (r->idx[root] >= 0) continue;
@@ -872,7 +704,7 @@ static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) 
     if (on) {
         /* a candidate "on" of cand leads to that excludes it (getOnToOff's, without building
          * them: the reach set holds only candidates present) */
-        const ch_Geo *g = e->g;
+        const lgeo *g = e->g;
         int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand];
         int comp = r->comp[cand];
         const uint64_t *set = r->reach + (size_t)comp * (size_t)r->nw;
@@ -883,7 +715,7 @@ static int ch_forcing_exists(const ch_Engine *e, int cand, int y_links, int on) 
             if (w & ((((uint64_t)1 << n) - 1) & ~((uint64_t)1 << d))) return 1;
         }
         /* the digit in the peers (r->ok: the grid has at most CH_REACH_MAX candidates) */
-        const uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->nw;
+        const uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->ncw;
         for (int b = r->span[2 * comp]; b < r->span[2 * comp + 1]; b++) if (set[b] & pb[b]) return 1;
         return 0;
     }
@@ -1043,7 +875,7 @@ static int ch_reversed_cycle(ch_Engine *e, int dst_on) {
 }
 
 static void ch_cycle_hint(ch_Engine *e, int dst_on, int y_links, int x_links) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, both = x_links && y_links;
     int gen = ++e->gen;        /* stamp[cell] == gen: a cell of the cycle */
     int gen_f = ++e->gen;      /* scratch[cand] == gen_f: cancelled forward; ... */
@@ -1054,7 +886,7 @@ static void ch_cycle_hint(ch_Engine *e, int dst_on, int y_links, int x_links) {
     for (int p = dst_on; ch_first_parent(e, p) >= 0; p = ch_first_parent(e, p)) {
         int key = e->nodes[p].key, cand = key >> 1, c = cand / n, d = cand % n;
         ch_mask_t bit = (ch_mask_t)1 << d;
-        const int *pp = g->peers + c * g->npeer;
+        const int *pp = g->house_order + c * g->npeer;
         for (int k = 0; k < g->npeer; k++) {
             int q = pp[k];
             if (e->stamp[q] == gen || !(e->cand[q] & bit)) continue;
@@ -1147,10 +979,10 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
  * cell, or a digit with two places in one of the cell's units): the grid does not change while
  * they run, and the others are dead ends, never worth a node. */
 static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     memset(e->livepos, 0, sizeof(ch_mask_t) * (size_t)g->nunit * (size_t)n);
-    for (int c = 0; c < g->ncell; c++) {
+    for (int c = 0; c < g->size; c++) {
         ch_mask_t m = e->cand[c], live = 0;
         if (y_links && ch_two_bits(m)) live = m;
         else if (x_links) {
@@ -1173,14 +1005,14 @@ static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
 
 /* Swap the live sets with the kept ones (see live_xy). */
 static void ch_live_swap(ch_Engine *e) {
-    const ch_Geo *g = e->g;
-    size_t nc = (size_t)g->ncell, np = (size_t)g->nunit * (size_t)g->n;
+    const lgeo *g = e->g;
+    size_t nc = (size_t)g->size, np = (size_t)g->nunit * (size_t)g->n;
     e->livecell = e->livecell == e->livemem_cell ? e->livemem_cell + nc : e->livemem_cell;
     e->livepos = e->livepos == e->livemem_pos ? e->livemem_pos + np : e->livemem_pos;
 }
 
 static void ch_loops(ch_Engine *e, int y_links, int x_links) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     /* Every loop uses the reach of the xy links (more links, larger components and sets:
      * the cycles it allows and the forcing chains it says may exist hold those of fewer
      * links, so the searches find the same), built once in the first loop: the grid does not
@@ -1191,7 +1023,7 @@ static void ch_loops(ch_Engine *e, int y_links, int x_links) {
     }
     if (y_links && x_links && e->live_xy) { ch_live_swap(e); e->live_xy = 0; }
     else ch_set_live(e, y_links, x_links);
-    for (int c = 0; c < g->ncell && !e->failed; c++) {
+    for (int c = 0; c < g->size && !e->failed; c++) {
         ch_mask_t m = e->cand[c];
         if (e->values[c] || !ch_many(m)) continue;
         while (m) {
@@ -1230,8 +1062,8 @@ static inline int ch_on_off(ch_Engine *e, int p, int depth, int cand, int cause,
 static inline __attribute__((always_inline)) int ch_chaining(ch_Engine *e, int *absurd_on, int *absurd_off,
                                                             const int dynamic, const int y_links,
                                                             const int advanced) {
-    const ch_Geo *g = e->g;
-    int n = g->n, ncell = g->ncell, nu = g->nunit;
+    const lgeo *g = e->g;
+    int n = g->n, ncell = g->size, nu = g->nunit;
     /* the engine's buffers: do_chaining never runs inside itself on one engine (nested
      * chains run in inner engines); the grid it starts from is always the run's, of which
      * src_buf and srcpos are the copies (ch_engine_run) */
@@ -1249,7 +1081,7 @@ static inline __attribute__((always_inline)) int ch_chaining(ch_Engine *e, int *
                  * as they are made; an "off" has one parent (no hidden ones), so room for all of
                  * them is made first and the nodes are written directly */
                 int pc = e->on_ord.a[hon++], p = e->on_map[pc], pdepth = e->nodes[p].depth + 1;
-                const ch_CandGeo *cg = g->cg + pc;
+                const lcand *cg = g->cg + pc;
                 int c = cg->cell, d = cg->digit;
                 if (ch_node_reserve(e, 4 * n) || ch_iv_reserve(&e->off_ord, 4 * n)) {
                     e->failed = 1;
@@ -1272,7 +1104,7 @@ static inline __attribute__((always_inline)) int ch_chaining(ch_Engine *e, int *
                 }
             } else {
                 int pc = e->off_ord.a[hoff++], k = 0, removed = 0;
-                const ch_CandGeo *cg = g->cg + pc;
+                const lcand *cg = g->cg + pc;
                 ch_mask_t bit = (ch_mask_t)1 << cg->digit, left = 0, lpos[3] = {0, 0, 0};
                 if (dynamic && (e->cand[cg->cell] & bit)) {
                     /* getOffToOn and the removal in one go: what the cell and the digit's places in
@@ -1333,7 +1165,7 @@ done:
          * through: a few are put back one by one (each was in the grid the run began from);
          * past that, copying the grid back costs less (measured: 6 and 12 alike, 40 dearer) */
         for (int i = 0; i < hoff; i++) {
-            const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
+            const lcand *cg = g->cg + e->off_ord.a[i];
             if (!(src[cg->cell] >> cg->digit & 1)) continue;
             e->cand[cg->cell] |= (ch_mask_t)1 << cg->digit;
             for (int t = 0; t < 3; t++) e->pos[cg->pos[t]] |= (ch_mask_t)1 << cg->idx[t];
@@ -1559,7 +1391,7 @@ static int ch_may_share(const ch_Engine *e, const int *cands, int k) {
  * those where the digit has two places (more with multiple chains), c the first; with reach_off,
  * only those whose places' closures may have a potential in common. */
 static int ch_region_units(const ch_Engine *e, int c, int d) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, units = 0;
     for (int t = 0; t < 3; t++) {
         int u = g->se_units[3 * c + t];
@@ -1580,7 +1412,7 @@ static int ch_region_units(const ch_Engine *e, int c, int d) {
 
 /* ch_region_chainings with bit sets (bw > 0), in the units ``units`` (ch_region_units). */
 static void ch_region_chainings_bits(ch_Engine *e, int c, int d, int cl_id, int units) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, bw = e->bw;
     int pos_cl[SUDOKIT_MAX_SIDE];
     uint64_t acc[2 * ((CH_REACH_MAX + 63) / 64)];
@@ -1628,7 +1460,7 @@ static void ch_list_hints(ch_Engine *e, int kind, const int *ids, int np, const 
 }
 
 static void ch_region_chainings(ch_Engine *e, int c, int d, int cl_id, int units) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     ch_mask_t bit = (ch_mask_t)1 << d;
     if (e->bw) { ch_region_chainings_bits(e, c, d, cl_id, units); return; }
@@ -1691,7 +1523,7 @@ static void ch_off_branch(ch_Engine *e, int cand, const ch_Closure *on, int do_c
 }
 
 static void ch_cell_chains(ch_Engine *e, int c, int card) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int dig_cl[SUDOKIT_MAX_SIDE], nd = 0;
     ch_IVec con = {0}, coff = {0};
@@ -1759,8 +1591,8 @@ static void ch_cell_chains(ch_Engine *e, int c, int card) {
 }
 
 static void ch_multiple_chains(ch_Engine *e) {
-    const ch_Geo *g = e->g;
-    for (int c = 0; c < g->ncell && !e->failed; c++) {
+    const lgeo *g = e->g;
+    for (int c = 0; c < g->size && !e->failed; c++) {
         if (e->values[c]) continue;
         int card = ch_popcount(e->cand[c]);
         if (card > 2 || (card > 1 && e->dynamic)) ch_cell_chains(e, c, card);
@@ -1789,11 +1621,11 @@ static void ch_emit(ch_Engine *e, ch_IVec *out, const int *rem, int nrem, const 
 typedef struct { ch_mask_t dig[3 * SUDOKIT_MAX_SIDE], idx[3 * SUDOKIT_MAX_SIDE]; } ch_Gone;
 
 static void ch_gone(const ch_Engine *e, ch_Gone *gn) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     memset(gn->dig, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
     memset(gn->idx, 0, sizeof(ch_mask_t) * (size_t)g->nunit);
     for (int i = 0; i < e->off_ord.len; i++) {
-        const ch_CandGeo *cg = g->cg + e->off_ord.a[i];
+        const lcand *cg = g->cg + e->off_ord.a[i];
         for (int t = 0; t < 3; t++) {
             gn->dig[cg->unit[t]] |= (ch_mask_t)1 << cg->digit;
             gn->idx[cg->unit[t]] |= (ch_mask_t)1 << cg->idx[t];
@@ -1803,7 +1635,7 @@ static void ch_gone(const ch_Engine *e, ch_Gone *gn) {
 
 static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
     (void)src;  /* the removed places come from srcpos */
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int rem[SUDOKIT_MAX_SIDE], par[SUDOKIT_MAX_SIDE];
     const ch_mask_t *chg = gn->dig;  /* the parents: places of the digit in u1 gone */
@@ -1827,7 +1659,7 @@ static void ch_rule_locking(ch_Engine *e, const ch_mask_t *src, const ch_Gone *g
 }
 
 static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
@@ -1871,7 +1703,7 @@ static void ch_rule_hidden_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Go
 }
 
 static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     for (int t = 0; t < 3; t++) {
@@ -1913,7 +1745,7 @@ static void ch_rule_naked_pairs(ch_Engine *e, const ch_mask_t *src, const ch_Gon
 }
 
 static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, const ch_Gone *gn, ch_IVec *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int rem[2 * SUDOKIT_MAX_SIDE], par[2 * SUDOKIT_MAX_SIDE];
     const int *placed = e->placed;
@@ -1942,7 +1774,7 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, const ch_Gone *g
                     const int *cc = g->unit_cells + (covers + j) * n;
                     for (int i = 0; i < n; i++) {
                         int q = cc[i];
-                        if ((e->cand[q] & bit) && !ch_cell_in_unit(g, b1, q) && !ch_cell_in_unit(g, b2, q))
+                        if ((e->cand[q] & bit) && !geo_cell_in_unit(g, b1, q) && !geo_cell_in_unit(g, b2, q))
                             rem[nr++] = q * n + d;
                     }
                 }
@@ -1968,7 +1800,7 @@ static void ch_rule_x_wings(ch_Engine *e, const ch_mask_t *src, const ch_Gone *g
     }
 }
 
-static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting);
+static ch_Engine *ch_engine_new(const lgeo *g, int multiple, int dynamic, int nishio, int nesting);
 static void ch_engine_free(ch_Engine *e);
 static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from);
 static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
@@ -1991,7 +1823,7 @@ static void ch_engine_sort(ch_Engine *e, int **order, int *norder);
  * is an "on" node's rule along the chains (CH_CAUSE_CELL, or its unit), the first of each cell
  * (cell rule) or unit and digit (unit rule), in getRuleParents' visiting order. */
 typedef struct ch_Memo {
-    const ch_Geo *g;
+    const lgeo *g;
     int kw;                 /* key length in ints */
     int *slot; int cap, count;  /* hash table: entry offset + 1, or 0 */
     ch_IVec pool;
@@ -1999,7 +1831,7 @@ typedef struct ch_Memo {
 } ch_Memo;
 
 /* The key's length in ints: the setting, the candidates' bits, the values' bytes. */
-static int ch_memo_words(const ch_Geo *g) { return 1 + (g->ncand + 31) / 32 + (g->ncell + 3) / 4; }
+static int ch_memo_words(const lgeo *g) { return 1 + (g->ncand + 31) / 32 + (g->size + 3) / 4; }
 
 /* Entries are dropped all at once when the pool passes this many ints (64 MB; the hardest
  * 9x9 paths of hardest_1106 keep about 20 MB). */
@@ -2010,14 +1842,14 @@ static void ch_memo_free(ch_Memo *m) {
     free(m->slot); free(m->pool.a); free(m->seen); free(m);
 }
 
-static ch_Memo *ch_memo_new(const ch_Geo *g) {
+static ch_Memo *ch_memo_new(const lgeo *g) {
     ch_Memo *m = calloc(1, sizeof(ch_Memo));
     if (!m) return NULL;
     m->g = g;
     m->kw = ch_memo_words(g);
     m->cap = 1024;
     m->slot = calloc((size_t)m->cap, sizeof(int));
-    m->seen = calloc((size_t)(g->ncell + g->nunit * g->n), sizeof(int));
+    m->seen = calloc((size_t)(g->size + g->nunit * g->n), sizeof(int));
     if (!m->slot || !m->seen) { ch_memo_free(m); return NULL; }
     return m;
 }
@@ -2025,12 +1857,12 @@ static ch_Memo *ch_memo_new(const ch_Geo *g) {
 /* The key of ``in``'s run on the grid (values, cand) into key (kw ints); its hash. */
 static uint64_t ch_memo_key(const ch_Memo *m, const ch_Engine *in, const uint8_t *values, const ch_mask_t *cand,
                             int *key) {
-    const ch_Geo *g = m->g;
+    const lgeo *g = m->g;
     int n = g->n, nb = (g->ncand + 31) / 32;
     memset(key, 0, sizeof(int) * (size_t)m->kw);
     key[0] = in->multiple | in->dynamic << 1 | in->nishio << 2 | in->nesting << 3;
     uint32_t *bits = (uint32_t *)(key + 1);
-    for (int c = 0; c < g->ncell; c++) {
+    for (int c = 0; c < g->size; c++) {
         ch_mask_t x = cand[c];
         while (x) {
             int b = c * n + ch_lowbit(x); x &= x - 1;
@@ -2038,7 +1870,7 @@ static uint64_t ch_memo_key(const ch_Memo *m, const ch_Engine *in, const uint8_t
         }
     }
     uint8_t *vals = (uint8_t *)(key + 1 + nb);
-    memcpy(vals, values, (size_t)g->ncell);
+    memcpy(vals, values, (size_t)g->size);
     uint64_t h = 0x9e3779b97f4a7c15ULL;
     for (int i = 0; i < m->kw; i++) {
         h = (h ^ (uint32_t)key[i]) * 0xff51afd7ed558ccdULL;
@@ -2102,7 +1934,7 @@ static int ch_memo_put(ch_Memo *m, uint64_t h, const int *key, const ch_IVec *bo
  * order), its complexity (ch_engine_sort measured it) and its FullChain signature (the same
  * walk). */
 static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body) {
-    const ch_Geo *g = m->g;
+    const lgeo *g = m->g;
     int n = g->n;
     if (ch_iv_reserve(body, h->nrem + 2) ) { in->failed = 1; return; }
     body->a[body->len++] = h->nrem;
@@ -2126,7 +1958,7 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body)
             }
             if ((nd->key & 1) && cause != CH_CAUSE_NONE && cause != CH_CAUSE_ADV) {
                 int cand = nd->key >> 1;
-                int id = cause == CH_CAUSE_CELL ? g->cell_of[cand] : g->ncell + cause * n + g->digit_of[cand];
+                int id = cause == CH_CAUSE_CELL ? g->cell_of[cand] : g->size + cause * n + g->digit_of[cand];
                 if (m->seen[id] != hgen) {
                     m->seen[id] = hgen;
                     if (ch_iv_push2(body, cause, cand)) { in->failed = 1; return; }
@@ -2146,7 +1978,7 @@ static void ch_memo_record(ch_Memo *m, ch_Engine *in, ch_Hint *h, ch_IVec *body)
  * as an advanced node per removable candidate, its parents the removed candidates its causes
  * rely on (getRuleParents); a finding that relies on none is left out. */
 static void ch_memo_emit(ch_Engine *e, const ch_Memo *m, int o, const ch_mask_t *src, ch_IVec *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     int pos = o + 3 + m->kw, end = pos + m->pool.a[pos - 1];
     ch_IVec *parents = &e->bfs_a;  /* free here: the outer engine walks no chain meanwhile */
@@ -2217,7 +2049,7 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
     ch_rule_x_wings(e, src, &gn, out);
     if (out->len) return;
     if (e->nesting >= 2 && e->ninner == 0) {
-        const ch_Geo *g = e->g;
+        const lgeo *g = e->g;
         if (e->nesting < 4) {
             e->inner[e->ninner++] = ch_engine_new(g, 0, 0, 0, 0);
             if (e->nesting >= 3) e->inner[e->ninner++] = ch_engine_new(g, 1, 0, 0, 0);
@@ -2238,16 +2070,16 @@ static void ch_advanced(ch_Engine *e, const ch_mask_t *src, ch_IVec *out) {
 
 /* ------------------------------------------------------------------ engine */
 
-static ch_Engine *ch_engine_new(const ch_Geo *g, int multiple, int dynamic, int nishio, int nesting) {
+static ch_Engine *ch_engine_new(const lgeo *g, int multiple, int dynamic, int nishio, int nesting) {
     ch_Engine *e = calloc(1, sizeof(ch_Engine));
     if (!e) return NULL;
     e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->nesting = nesting;
-    e->cand = malloc(sizeof(ch_mask_t) * g->ncell);
+    e->cand = malloc(sizeof(ch_mask_t) * g->size);
     e->pos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
     e->srcpos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
-    e->src_buf = malloc(sizeof(ch_mask_t) * g->ncell);
+    e->src_buf = malloc(sizeof(ch_mask_t) * g->size);
     e->empties = malloc(sizeof(int) * g->nunit);
-    e->livecell = e->livemem_cell = malloc(sizeof(ch_mask_t) * 2 * g->ncell);
+    e->livecell = e->livemem_cell = malloc(sizeof(ch_mask_t) * 2 * g->size);
     e->livepos = e->livemem_pos = malloc(sizeof(ch_mask_t) * 2 * g->nunit * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
@@ -2308,11 +2140,11 @@ static void ch_engine_free(ch_Engine *e) {
 /* With ``from`` (an outer engine whose current grid is values and cand: nested chains), the
  * places, empty cells and placed values are copied from it instead of worked out again. */
 static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n;
     ch_engine_reset(e);
     e->values = values;
-    memcpy(e->cand, cand, sizeof(ch_mask_t) * g->ncell);
+    memcpy(e->cand, cand, sizeof(ch_mask_t) * g->size);
     if (from) {
         memcpy(e->pos, from->pos, sizeof(ch_mask_t) * g->nunit * n);
         memcpy(e->empties, from->empties, sizeof(int) * g->nunit);
@@ -2322,7 +2154,7 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
         memset(e->empties, 0, sizeof(int) * g->nunit);
         memset(e->placed, 0, sizeof e->placed);
     }
-    for (int c = 0; c < g->ncell && !from; c++) {
+    for (int c = 0; c < g->size && !from; c++) {
         const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
         if (values[c]) e->placed[values[c] - 1]++;
         else for (int t = 0; t < 3; t++) e->empties[su[t]]++;
@@ -2332,7 +2164,7 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
             for (int t = 0; t < 3; t++) e->pos[su[t] * n + d] |= (ch_mask_t)1 << ui[t];
         }
     }
-    memcpy(e->src_buf, e->cand, sizeof(ch_mask_t) * g->ncell);
+    memcpy(e->src_buf, e->cand, sizeof(ch_mask_t) * g->size);
     memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * g->nunit * n);
     if (e->multiple && !e->dynamic && !e->nishio) {
         /* static multiple chains: which closures may share a potential (ch_may_share) */
@@ -2409,28 +2241,6 @@ static void ch_engine_sort(ch_Engine *e, int **order, int *norder) {
     *order = ord; *norder = k;
 }
 
-/* ------------------------------------------------------------------ geometry cache */
-
-/* A shape's chain tables, built once and kept; threads may race to build them (next_step
- * releases the GIL), so a slot is published with a compare-and-swap and the loser frees its
- * copy. */
-#define CH_MAXB (SUDOKIT_MAX_SIDE / SUDOKIT_MIN_BOX_SIDE)
-static ch_Geo *_Atomic ch_geos[CH_MAXB + 1][CH_MAXB + 1];
-
-static const ch_Geo *ch_get_geo(int br, int bc) {
-    ch_Geo *g = atomic_load(&ch_geos[br][bc]);
-    if (g) return g;
-    g = malloc(sizeof(ch_Geo));
-    if (!g) return NULL;
-    if (ch_geo_init(g, br, bc)) { ch_geo_free(g); free(g); return NULL; }
-    ch_Geo *expected = NULL;
-    if (!atomic_compare_exchange_strong(&ch_geos[br][bc], &expected, g)) {
-        ch_geo_free(g); free(g);
-        return expected;
-    }
-    return g;
-}
-
 /* ------------------------------------------------------------------ the step */
 
 /* Producer settings, as Sudoku Explainer builds them (logic/chains.py). */
@@ -2472,7 +2282,7 @@ static void ch_emit_spine(ch_Engine *e, int target, ch_IVec *tmp, lsink *out) {
 
 /* Emit hint h as a step: the fields chains.py's reference _step makes. */
 static void ch_emit_step(ch_Engine *e, const ch_Hint *h, ch_spec sp, lsink *out) {
-    const ch_Geo *g = e->g;
+    const lgeo *g = e->g;
     int n = g->n, ncand = g->ncand;
     int ntarg = h->kind == CH_K_CYCLE ? 1 : h->ntarg;
     const int *targets = e->targ.a + h->tstart;
@@ -2628,7 +2438,7 @@ static void ch_sink_free(lsink *o) {
 /* The sink's engine for producer ``sp`` on shape ``g``: the one kept from an earlier call
  * (growing its pools again on every call was a tenth of the chains' time), or a new one; NULL
  * when memory ran out. An engine whose search failed is never kept. */
-static ch_Engine *ch_sink_engine(lsink *out, const ch_Geo *g, ch_spec sp) {
+static ch_Engine *ch_sink_engine(lsink *out, const lgeo *g, ch_spec sp) {
     int slot = !sp.multiple && !sp.dynamic ? 0 : (sp.nishio ? 1 : (!sp.dynamic ? 2 : 3 + sp.nesting));
     if (slot >= LS_NCHAIN_ENGINES) return ch_engine_new(g, sp.multiple, sp.dynamic, sp.nishio, sp.nesting);
     ch_Engine *e = out->chain_engines[slot];
@@ -2649,9 +2459,7 @@ static void ch_sink_release(lsink *out, ch_Engine *e) {
 }
 
 static void ch_find(const lstate *s, lsink *out, ch_spec sp) {
-    const lgeo *lg = s->g;
-    const ch_Geo *g = ch_get_geo(lg->br, lg->bc);
-    if (!g) { out->failed = 1; return; }
+    const lgeo *g = s->g;
     ch_out_of_memory = 0;
     ch_Engine *e = ch_sink_engine(out, g, sp);
     if (!e) { out->failed = 1; return; }
