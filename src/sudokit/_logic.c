@@ -107,67 +107,70 @@ static inline const int *lstep_part(const lsink *o, const lstep *st, int part) {
 
 /* ------------------------------------------------------------------ the technique table */
 
-/* Every technique the engine knows, as logic/_table.py names them: Sudoku Explainer's in its
- * order, then the others. `best`: the cheapest step (by rating, then complexity) is taken
- * rather than the first found. A NULL finder is one not yet moved into C. */
+/* Every technique the engine knows: Sudoku Explainer's in its order, then the others. The one
+ * table of techniques: the module exports it as TECHNIQUES, from which logic/_table.py builds
+ * Python's (adding each one's finder, step names and groups). `slug` is the name users and
+ * the CLI give, `name` the one people read. `best`: the cheapest step (by rating, then
+ * complexity) is taken rather than the first found. `se`: Sudoku Explainer has it. A NULL
+ * finder is one not yet moved into C. */
 typedef struct {
-    const char *slug;
+    const char *slug, *name;
     double rating;
-    int best;
+    int best, se;
     lfinder find;
 } ltech;
 
 static const ltech TECHS[] = {
-    {"full-house", 1.0, 0, lf_full_houses},
-    {"hidden-single", 1.2, 0, lf_hidden_singles},
-    {"direct-intersections", 1.7, 0, lf_direct_intersections},
-    {"direct-hidden-pair", 2.0, 0, lf_direct_hidden_pairs},
-    {"naked-single", 2.3, 0, lf_naked_singles},
-    {"direct-hidden-triple", 2.5, 0, lf_direct_hidden_triples},
-    {"intersections", 2.6, 0, lf_intersections},
-    {"naked-pair", 3.0, 0, lf_naked_pairs},
-    {"x-wing", 3.2, 0, lf_x_wings},
-    {"hidden-pair", 3.4, 0, lf_hidden_pairs},
-    {"naked-triple", 3.6, 0, lf_naked_triples},
-    {"swordfish", 3.8, 0, lf_swordfish},
-    {"hidden-triple", 4.0, 0, lf_hidden_triples},
-    {"xy-wing", 4.2, 0, lf_xy_wings},
-    {"xyz-wing", 4.4, 0, lf_xyz_wings},
-    {"unique-rectangle", 4.5, 0, lf_unique_loops},
-    {"naked-quad", 5.0, 0, lf_naked_quads},
-    {"jellyfish", 5.2, 0, lf_jellyfish},
-    {"hidden-quad", 5.4, 0, lf_hidden_quads},
-    {"bug", 5.6, 0, lf_bug},
-    {"aligned-pair-exclusion", 6.2, 0, lf_aligned_pair_exclusions},
-    {"forcing-chains", 6.5, 1, lf_forcing_chains},
-    {"aligned-triple-exclusion", 7.5, 0, lf_aligned_triple_exclusions},
-    {"nishio", 7.5, 1, lf_nishio},
-    {"multiple-forcing-chains", 8.0, 1, lf_multiple_forcing_chains},
-    {"dynamic-forcing-chains", 8.5, 1, lf_dynamic_forcing_chains},
-    {"dynamic-forcing-chains-plus", 9.0, 1, lf_dynamic_forcing_chains_plus},
-    {"nested-forcing-chains-2", 9.5, 1, lf_nested_forcing_chains_2},
-    {"nested-forcing-chains-3", 10.0, 1, lf_nested_forcing_chains_3},
-    {"nested-forcing-chains-4", 10.5, 1, lf_nested_forcing_chains_4},
-    {"nested-forcing-chains-5", 11.0, 1, lf_nested_forcing_chains_5},
+    {"full-house", "Full house", 1.0, 0, 1, lf_full_houses},
+    {"hidden-single", "Hidden single", 1.2, 0, 1, lf_hidden_singles},
+    {"direct-intersections", "Direct pointing and claiming", 1.7, 0, 1, lf_direct_intersections},
+    {"direct-hidden-pair", "Direct hidden pair", 2.0, 0, 1, lf_direct_hidden_pairs},
+    {"naked-single", "Naked single", 2.3, 0, 1, lf_naked_singles},
+    {"direct-hidden-triple", "Direct hidden triple", 2.5, 0, 1, lf_direct_hidden_triples},
+    {"intersections", "Pointing and claiming", 2.6, 0, 1, lf_intersections},
+    {"naked-pair", "Naked pair", 3.0, 0, 1, lf_naked_pairs},
+    {"x-wing", "X-Wing", 3.2, 0, 1, lf_x_wings},
+    {"hidden-pair", "Hidden pair", 3.4, 0, 1, lf_hidden_pairs},
+    {"naked-triple", "Naked triple", 3.6, 0, 1, lf_naked_triples},
+    {"swordfish", "Swordfish", 3.8, 0, 1, lf_swordfish},
+    {"hidden-triple", "Hidden triple", 4.0, 0, 1, lf_hidden_triples},
+    {"xy-wing", "XY-Wing", 4.2, 0, 1, lf_xy_wings},
+    {"xyz-wing", "XYZ-Wing", 4.4, 0, 1, lf_xyz_wings},
+    {"unique-rectangle", "Unique rectangles and loops", 4.5, 0, 1, lf_unique_loops},
+    {"naked-quad", "Naked quad", 5.0, 0, 1, lf_naked_quads},
+    {"jellyfish", "Jellyfish", 5.2, 0, 1, lf_jellyfish},
+    {"hidden-quad", "Hidden quad", 5.4, 0, 1, lf_hidden_quads},
+    {"bug", "Bivalue universal grave", 5.6, 0, 1, lf_bug},
+    {"aligned-pair-exclusion", "Aligned pair exclusion", 6.2, 0, 1, lf_aligned_pair_exclusions},
+    {"forcing-chains", "Forcing chains and cycles", 6.5, 1, 1, lf_forcing_chains},
+    {"aligned-triple-exclusion", "Aligned triple exclusion", 7.5, 0, 1, lf_aligned_triple_exclusions},
+    {"nishio", "Nishio forcing chains", 7.5, 1, 1, lf_nishio},
+    {"multiple-forcing-chains", "Multiple forcing chains", 8.0, 1, 1, lf_multiple_forcing_chains},
+    {"dynamic-forcing-chains", "Dynamic forcing chains", 8.5, 1, 1, lf_dynamic_forcing_chains},
+    {"dynamic-forcing-chains-plus", "Dynamic forcing chains (+)", 9.0, 1, 1, lf_dynamic_forcing_chains_plus},
+    {"nested-forcing-chains-2", "Nested forcing chains, level 2", 9.5, 1, 1, lf_nested_forcing_chains_2},
+    {"nested-forcing-chains-3", "Nested forcing chains, level 3", 10.0, 1, 1, lf_nested_forcing_chains_3},
+    {"nested-forcing-chains-4", "Nested forcing chains, level 4", 10.5, 1, 1, lf_nested_forcing_chains_4},
+    {"nested-forcing-chains-5", "Nested forcing chains, level 5", 11.0, 1, 1, lf_nested_forcing_chains_5},
     /* not in Sudoku Explainer */
-    {"locked-subsets", 3.0, 0, lf_locked_subsets},
-    {"finned-x-wing", 3.4, 0, lf_finned_x_wings},
-    {"sashimi-x-wing", 3.5, 0, lf_sashimi_x_wings},
-    {"skyscraper", 4.0, 0, lf_skyscrapers},
-    {"finned-swordfish", 4.0, 0, lf_finned_swordfish},
-    {"two-string-kite", 4.1, 0, lf_two_string_kites},
-    {"sashimi-swordfish", 4.1, 0, lf_sashimi_swordfish},
-    {"turbot-fish", 4.2, 0, lf_turbot_fish},
-    {"empty-rectangle", 4.2, 0, lf_empty_rectangles},
-    {"w-wing", 4.4, 0, lf_w_wings},
-    {"finned-jellyfish", 5.4, 0, lf_finned_jellyfish},
-    {"sashimi-jellyfish", 5.5, 0, lf_sashimi_jellyfish},
-    {"wxyz-wing", 5.5, 0, lf_wxyz_wings},
-    {"remote-pair", 6.6, 0, lf_remote_pairs},
-    {"simple-coloring", 6.6, 0, lf_simple_colors},
-    {"x-chain", 6.6, 0, lf_x_chains},
-    {"xy-chain", 6.6, 0, lf_xy_chains},
-    {"als-xz", 7.0, 0, lf_als_xz},
+    {"locked-subsets", "Locked pair and triple", 3.0, 0, 0, lf_locked_subsets},
+    {"finned-x-wing", "Finned X-Wing", 3.4, 0, 0, lf_finned_x_wings},
+    {"sashimi-x-wing", "Sashimi X-Wing", 3.5, 0, 0, lf_sashimi_x_wings},
+    {"skyscraper", "Skyscraper", 4.0, 0, 0, lf_skyscrapers},
+    {"finned-swordfish", "Finned Swordfish", 4.0, 0, 0, lf_finned_swordfish},
+    {"two-string-kite", "2-String Kite", 4.1, 0, 0, lf_two_string_kites},
+    {"sashimi-swordfish", "Sashimi Swordfish", 4.1, 0, 0, lf_sashimi_swordfish},
+    {"turbot-fish", "Turbot Fish", 4.2, 0, 0, lf_turbot_fish},
+    {"empty-rectangle", "Empty Rectangle", 4.2, 0, 0, lf_empty_rectangles},
+    {"w-wing", "W-Wing", 4.4, 0, 0, lf_w_wings},
+    {"finned-jellyfish", "Finned Jellyfish", 5.4, 0, 0, lf_finned_jellyfish},
+    {"sashimi-jellyfish", "Sashimi Jellyfish", 5.5, 0, 0, lf_sashimi_jellyfish},
+    {"wxyz-wing", "WXYZ-Wing", 5.5, 0, 0, lf_wxyz_wings},
+    {"remote-pair", "Remote Pair", 6.6, 0, 0, lf_remote_pairs},
+    {"simple-coloring", "Simple colouring", 6.6, 0, 0, lf_simple_colors},
+    {"x-chain", "X-Chain", 6.6, 0, 0, lf_x_chains},
+    {"xy-chain", "XY-Chain", 6.6, 0, 0, lf_xy_chains},
+    {"als-xz", "ALS-XZ", 7.0, 0, 0, lf_als_xz},
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))
 
@@ -610,12 +613,13 @@ PyMODINIT_FUNC PyInit__logic(void) {
     PyObject *techs = PyTuple_New(NTECHS);
     if (!techs) goto fail;
     for (int t = 0; t < NTECHS; t++) {
-        PyObject *item = Py_BuildValue("(sdO)", TECHS[t].slug, TECHS[t].rating,
-                                       TECHS[t].find ? Py_True : Py_False);
+        const ltech *x = TECHS + t;
+        PyObject *item = Py_BuildValue("(ssdOOO)", x->slug, x->name, x->rating, x->best ? Py_True : Py_False,
+                                       x->se ? Py_True : Py_False, x->find ? Py_True : Py_False);
         if (!item) { Py_DECREF(techs); goto fail; }
         PyTuple_SET_ITEM(techs, t, item);
     }
-    /* (slug, rating, in C) for each technique id */
+    /* (slug, name, rating, best, in SE, in C) for each technique id */
     bad = PyModule_AddObjectRef(m, "TECHNIQUES", techs) < 0;
     Py_DECREF(techs);
     if (bad) goto fail;
