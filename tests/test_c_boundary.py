@@ -187,9 +187,7 @@ def masks_for(draw: st.DrawFn, shape: tuple[int, int]) -> list[Any]:
 
 #: The chain producers' technique ids in the logic engine, and which are cheap on any grid.
 CHAIN_IDS = {
-    slug: i
-    for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)
-    if "chains" in slug or slug == "nishio"
+    row[0]: i for i, row in enumerate(_logic.TECHNIQUES) if "chains" in row[0] or row[0] == "nishio"
 }
 CHEAP_CHAINS = [
     CHAIN_IDS[s]

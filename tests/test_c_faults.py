@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(
 HARD = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
 #: The chain producers, by their technique ids in the logic engine.
-TECH = {slug: i for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)}
+TECH = {row[0]: i for i, row in enumerate(_logic.TECHNIQUES)}
 PRODUCERS = [
     "forcing-chains",
     "multiple-forcing-chains",

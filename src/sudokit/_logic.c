@@ -88,81 +88,7 @@ static inline const int *lstep_part(const lsink *o, const lstep *st, int part) {
     return o->pool[part].a + st->start[part] * lpart_width[part];
 }
 
-/* ------------------------------------------------------------------ geometry */
-
-static void geo_free(lgeo *g) {
-    free(g->peer_mask); free(g->unit_cells); free(g->units_of); free(g->house_order);
-    free(g);
-}
-
-static lgeo *geo_new(int br, int bc) {
-    int n = br * bc, size = n * n;
-    lgeo *g = calloc(1, sizeof(lgeo));
-    if (!g) return NULL;
-    g->br = br; g->bc = bc; g->n = n; g->size = size; g->nunit = 3 * n;
-    g->nw = (size + 63) / 64;
-    g->npeer = (n - 1) + (n - bc) + (n - br);
-    g->peer_mask = calloc((size_t)size, sizeof(cset));
-    g->unit_cells = malloc(sizeof(int) * 3 * (size_t)size);
-    g->units_of = malloc(sizeof(int) * 3 * (size_t)size);
-    g->house_order = malloc(sizeof(int) * (size_t)size * (size_t)g->npeer);
-    if (!g->peer_mask || !g->unit_cells || !g->units_of || !g->house_order) {
-        geo_free(g);
-        return NULL;
-    }
-    int per_band = n / bc;
-    for (int c = 0; c < size; c++) {
-        int r = c / n, col = c % n, b = (r / br) * per_band + col / bc;
-        g->units_of[3 * c] = r;
-        g->units_of[3 * c + 1] = n + col;
-        g->units_of[3 * c + 2] = 2 * n + b;
-        cs_add(&g->all, c);
-    }
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < n; i++) {
-            g->unit_cells[k * n + i] = k * n + i;           /* row k */
-            g->unit_cells[(n + k) * n + i] = i * n + k;     /* column k */
-        }
-    for (int b = 0; b < n; b++) {
-        int r0 = (b / per_band) * br, c0 = (b % per_band) * bc, i = 0;
-        for (int r = r0; r < r0 + br; r++)
-            for (int col = c0; col < c0 + bc; col++) g->unit_cells[(2 * n + b) * n + i++] = r * n + col;
-    }
-    for (int u = 0; u < 3 * n; u++)
-        for (int i = 0; i < n; i++) cs_add(&g->unit_mask[u], g->unit_cells[u * n + i]);
-    for (int c = 0; c < size; c++) {
-        cset *pm = &g->peer_mask[c];
-        for (int k = 0; k < 3; k++) cs_or(pm, pm, &g->unit_mask[g->units_of[3 * c + k]], g->nw);
-        cs_del(pm, c);
-        /* SE's house order: the box (row by row), then the row, then the column, each
-         * without cells already listed */
-        int *ho = g->house_order + c * g->npeer, m = 0;
-        int order[3] = {g->units_of[3 * c + 2], g->units_of[3 * c], g->units_of[3 * c + 1]};
-        for (int k = 0; k < 3; k++)
-            for (int i = 0; i < n; i++) {
-                int q = g->unit_cells[order[k] * n + i], dup = q == c;
-                for (int j = 0; j < m && !dup; j++) dup = ho[j] == q;
-                if (!dup) ho[m++] = q;
-            }
-    }
-    return g;
-}
-
-/* Geometries are built once per shape and kept; only touched with the GIL held. */
-#define NGEOS 32
-static lgeo *geos[NGEOS];
-static int ngeos = 0;
-
-static lgeo *get_geo(int br, int bc, int *owned) {
-    *owned = 0;
-    for (int i = 0; i < ngeos; i++)
-        if (geos[i]->br == br && geos[i]->bc == bc) return geos[i];
-    lgeo *g = geo_new(br, bc);
-    if (!g) return NULL;
-    if (ngeos < NGEOS) geos[ngeos++] = g;
-    else *owned = 1;
-    return g;
-}
+#include "_clogic/geometry.c"
 
 /* ------------------------------------------------------------------ technique families */
 
@@ -181,67 +107,70 @@ static lgeo *get_geo(int br, int bc, int *owned) {
 
 /* ------------------------------------------------------------------ the technique table */
 
-/* Every technique the engine knows, as logic/_table.py names them: Sudoku Explainer's in its
- * order, then the others. `best`: the cheapest step (by rating, then complexity) is taken
- * rather than the first found. A NULL finder is one not yet moved into C. */
+/* Every technique the engine knows: Sudoku Explainer's in its order, then the others. The one
+ * table of techniques: the module exports it as TECHNIQUES, from which logic/_table.py builds
+ * Python's (adding each one's finder, step names and groups). `slug` is the name users and
+ * the CLI give, `name` the one people read. `best`: the cheapest step (by rating, then
+ * complexity) is taken rather than the first found. `se`: Sudoku Explainer has it. A NULL
+ * finder is one not yet moved into C. */
 typedef struct {
-    const char *slug;
+    const char *slug, *name;
     double rating;
-    int best;
+    int best, se;
     lfinder find;
 } ltech;
 
 static const ltech TECHS[] = {
-    {"full-house", 1.0, 0, lf_full_houses},
-    {"hidden-single", 1.2, 0, lf_hidden_singles},
-    {"direct-intersections", 1.7, 0, lf_direct_intersections},
-    {"direct-hidden-pair", 2.0, 0, lf_direct_hidden_pairs},
-    {"naked-single", 2.3, 0, lf_naked_singles},
-    {"direct-hidden-triple", 2.5, 0, lf_direct_hidden_triples},
-    {"intersections", 2.6, 0, lf_intersections},
-    {"naked-pair", 3.0, 0, lf_naked_pairs},
-    {"x-wing", 3.2, 0, lf_x_wings},
-    {"hidden-pair", 3.4, 0, lf_hidden_pairs},
-    {"naked-triple", 3.6, 0, lf_naked_triples},
-    {"swordfish", 3.8, 0, lf_swordfish},
-    {"hidden-triple", 4.0, 0, lf_hidden_triples},
-    {"xy-wing", 4.2, 0, lf_xy_wings},
-    {"xyz-wing", 4.4, 0, lf_xyz_wings},
-    {"unique-rectangle", 4.5, 0, lf_unique_loops},
-    {"naked-quad", 5.0, 0, lf_naked_quads},
-    {"jellyfish", 5.2, 0, lf_jellyfish},
-    {"hidden-quad", 5.4, 0, lf_hidden_quads},
-    {"bug", 5.6, 0, lf_bug},
-    {"aligned-pair-exclusion", 6.2, 0, lf_aligned_pair_exclusions},
-    {"forcing-chains", 6.5, 1, lf_forcing_chains},
-    {"aligned-triple-exclusion", 7.5, 0, lf_aligned_triple_exclusions},
-    {"nishio", 7.5, 1, lf_nishio},
-    {"multiple-forcing-chains", 8.0, 1, lf_multiple_forcing_chains},
-    {"dynamic-forcing-chains", 8.5, 1, lf_dynamic_forcing_chains},
-    {"dynamic-forcing-chains-plus", 9.0, 1, lf_dynamic_forcing_chains_plus},
-    {"nested-forcing-chains-2", 9.5, 1, lf_nested_forcing_chains_2},
-    {"nested-forcing-chains-3", 10.0, 1, lf_nested_forcing_chains_3},
-    {"nested-forcing-chains-4", 10.5, 1, lf_nested_forcing_chains_4},
-    {"nested-forcing-chains-5", 11.0, 1, lf_nested_forcing_chains_5},
+    {"full-house", "Full house", 1.0, 0, 1, lf_full_houses},
+    {"hidden-single", "Hidden single", 1.2, 0, 1, lf_hidden_singles},
+    {"direct-intersections", "Direct pointing and claiming", 1.7, 0, 1, lf_direct_intersections},
+    {"direct-hidden-pair", "Direct hidden pair", 2.0, 0, 1, lf_direct_hidden_pairs},
+    {"naked-single", "Naked single", 2.3, 0, 1, lf_naked_singles},
+    {"direct-hidden-triple", "Direct hidden triple", 2.5, 0, 1, lf_direct_hidden_triples},
+    {"intersections", "Pointing and claiming", 2.6, 0, 1, lf_intersections},
+    {"naked-pair", "Naked pair", 3.0, 0, 1, lf_naked_pairs},
+    {"x-wing", "X-Wing", 3.2, 0, 1, lf_x_wings},
+    {"hidden-pair", "Hidden pair", 3.4, 0, 1, lf_hidden_pairs},
+    {"naked-triple", "Naked triple", 3.6, 0, 1, lf_naked_triples},
+    {"swordfish", "Swordfish", 3.8, 0, 1, lf_swordfish},
+    {"hidden-triple", "Hidden triple", 4.0, 0, 1, lf_hidden_triples},
+    {"xy-wing", "XY-Wing", 4.2, 0, 1, lf_xy_wings},
+    {"xyz-wing", "XYZ-Wing", 4.4, 0, 1, lf_xyz_wings},
+    {"unique-rectangle", "Unique rectangles and loops", 4.5, 0, 1, lf_unique_loops},
+    {"naked-quad", "Naked quad", 5.0, 0, 1, lf_naked_quads},
+    {"jellyfish", "Jellyfish", 5.2, 0, 1, lf_jellyfish},
+    {"hidden-quad", "Hidden quad", 5.4, 0, 1, lf_hidden_quads},
+    {"bug", "Bivalue universal grave", 5.6, 0, 1, lf_bug},
+    {"aligned-pair-exclusion", "Aligned pair exclusion", 6.2, 0, 1, lf_aligned_pair_exclusions},
+    {"forcing-chains", "Forcing chains and cycles", 6.5, 1, 1, lf_forcing_chains},
+    {"aligned-triple-exclusion", "Aligned triple exclusion", 7.5, 0, 1, lf_aligned_triple_exclusions},
+    {"nishio", "Nishio forcing chains", 7.5, 1, 1, lf_nishio},
+    {"multiple-forcing-chains", "Multiple forcing chains", 8.0, 1, 1, lf_multiple_forcing_chains},
+    {"dynamic-forcing-chains", "Dynamic forcing chains", 8.5, 1, 1, lf_dynamic_forcing_chains},
+    {"dynamic-forcing-chains-plus", "Dynamic forcing chains (+)", 9.0, 1, 1, lf_dynamic_forcing_chains_plus},
+    {"nested-forcing-chains-2", "Nested forcing chains, level 2", 9.5, 1, 1, lf_nested_forcing_chains_2},
+    {"nested-forcing-chains-3", "Nested forcing chains, level 3", 10.0, 1, 1, lf_nested_forcing_chains_3},
+    {"nested-forcing-chains-4", "Nested forcing chains, level 4", 10.5, 1, 1, lf_nested_forcing_chains_4},
+    {"nested-forcing-chains-5", "Nested forcing chains, level 5", 11.0, 1, 1, lf_nested_forcing_chains_5},
     /* not in Sudoku Explainer */
-    {"locked-subsets", 3.0, 0, lf_locked_subsets},
-    {"finned-x-wing", 3.4, 0, lf_finned_x_wings},
-    {"sashimi-x-wing", 3.5, 0, lf_sashimi_x_wings},
-    {"skyscraper", 4.0, 0, lf_skyscrapers},
-    {"finned-swordfish", 4.0, 0, lf_finned_swordfish},
-    {"two-string-kite", 4.1, 0, lf_two_string_kites},
-    {"sashimi-swordfish", 4.1, 0, lf_sashimi_swordfish},
-    {"turbot-fish", 4.2, 0, lf_turbot_fish},
-    {"empty-rectangle", 4.2, 0, lf_empty_rectangles},
-    {"w-wing", 4.4, 0, lf_w_wings},
-    {"finned-jellyfish", 5.4, 0, lf_finned_jellyfish},
-    {"sashimi-jellyfish", 5.5, 0, lf_sashimi_jellyfish},
-    {"wxyz-wing", 5.5, 0, lf_wxyz_wings},
-    {"remote-pair", 6.6, 0, lf_remote_pairs},
-    {"simple-coloring", 6.6, 0, lf_simple_colors},
-    {"x-chain", 6.6, 0, lf_x_chains},
-    {"xy-chain", 6.6, 0, lf_xy_chains},
-    {"als-xz", 7.0, 0, lf_als_xz},
+    {"locked-subsets", "Locked pair and triple", 3.0, 0, 0, lf_locked_subsets},
+    {"finned-x-wing", "Finned X-Wing", 3.4, 0, 0, lf_finned_x_wings},
+    {"sashimi-x-wing", "Sashimi X-Wing", 3.5, 0, 0, lf_sashimi_x_wings},
+    {"skyscraper", "Skyscraper", 4.0, 0, 0, lf_skyscrapers},
+    {"finned-swordfish", "Finned Swordfish", 4.0, 0, 0, lf_finned_swordfish},
+    {"two-string-kite", "2-String Kite", 4.1, 0, 0, lf_two_string_kites},
+    {"sashimi-swordfish", "Sashimi Swordfish", 4.1, 0, 0, lf_sashimi_swordfish},
+    {"turbot-fish", "Turbot Fish", 4.2, 0, 0, lf_turbot_fish},
+    {"empty-rectangle", "Empty Rectangle", 4.2, 0, 0, lf_empty_rectangles},
+    {"w-wing", "W-Wing", 4.4, 0, 0, lf_w_wings},
+    {"finned-jellyfish", "Finned Jellyfish", 5.4, 0, 0, lf_finned_jellyfish},
+    {"sashimi-jellyfish", "Sashimi Jellyfish", 5.5, 0, 0, lf_sashimi_jellyfish},
+    {"wxyz-wing", "WXYZ-Wing", 5.5, 0, 0, lf_wxyz_wings},
+    {"remote-pair", "Remote Pair", 6.6, 0, 0, lf_remote_pairs},
+    {"simple-coloring", "Simple colouring", 6.6, 0, 0, lf_simple_colors},
+    {"x-chain", "X-Chain", 6.6, 0, 0, lf_x_chains},
+    {"xy-chain", "XY-Chain", 6.6, 0, 0, lf_xy_chains},
+    {"als-xz", "ALS-XZ", 7.0, 0, 0, lf_als_xz},
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))
 
@@ -684,12 +613,13 @@ PyMODINIT_FUNC PyInit__logic(void) {
     PyObject *techs = PyTuple_New(NTECHS);
     if (!techs) goto fail;
     for (int t = 0; t < NTECHS; t++) {
-        PyObject *item = Py_BuildValue("(sdO)", TECHS[t].slug, TECHS[t].rating,
-                                       TECHS[t].find ? Py_True : Py_False);
+        const ltech *x = TECHS + t;
+        PyObject *item = Py_BuildValue("(ssdOOO)", x->slug, x->name, x->rating, x->best ? Py_True : Py_False,
+                                       x->se ? Py_True : Py_False, x->find ? Py_True : Py_False);
         if (!item) { Py_DECREF(techs); goto fail; }
         PyTuple_SET_ITEM(techs, t, item);
     }
-    /* (slug, rating, in C) for each technique id */
+    /* (slug, name, rating, best, in SE, in C) for each technique id */
     bad = PyModule_AddObjectRef(m, "TECHNIQUES", techs) < 0;
     Py_DECREF(techs);
     if (bad) goto fail;

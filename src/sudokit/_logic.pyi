@@ -6,8 +6,8 @@ from typing import Final
 MAX_SIDE: int
 #: Step technique names, by kind id.
 STEP_KINDS: tuple[str, ...]
-#: (slug, rating, in C) for each technique id.
-TECHNIQUES: tuple[tuple[str, float, bool], ...]
+#: The technique table, by technique id: (slug, name, rating, best, in Sudoku Explainer, in C).
+TECHNIQUES: tuple[tuple[str, str, float, bool, bool, bool], ...]
 
 class StepData:
     kind: Final[str]

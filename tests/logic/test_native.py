@@ -16,9 +16,11 @@ from functools import cache
 import pytest
 
 import sudokit
-from sudokit import Grid, Shape, random_grid
+from sudokit import Grid, Shape, _logic, random_grid
 from sudokit.logic import (
+    ALL_ORDER,
     SE_ORDER,
+    TECHNIQUES,
     Candidates,
     PathEnd,
     Step,
@@ -160,6 +162,20 @@ PORTED = sorted((set(REFERENCE) - CHAINS) & IN_C)
 
 def test_every_technique_in_c_has_a_reference() -> None:
     assert set(REFERENCE) >= IN_C, sorted(IN_C - set(REFERENCE))
+
+
+def test_the_technique_table_is_the_c_engines() -> None:
+    """Each technique's slug, name, rating, ``best`` and place in Sudoku Explainer's order come
+    from the C engine's table alone; Python's adds the finders, step names and groups."""
+    rows = _logic.TECHNIQUES
+    assert [t.slug for t in SE_ORDER] == [slug for slug, _, _, _, se, _ in rows if se]
+    assert {t.slug for t in ALL_ORDER} == {row[0] for row in rows}
+    for slug, name, rating, best, _, in_c in rows:
+        t = TECHNIQUES[slug]
+        assert (t.name, t.rating, t.best) == (name, rating, best), slug
+        assert in_c == (slug in IN_C), slug
+    assert TECHNIQUES["nested-forcing-chains-5"].name == "Nested forcing chains, level 5"
+    assert TECHNIQUES["nested-forcing-chains-5"].rating == 11.0
 
 
 @cache

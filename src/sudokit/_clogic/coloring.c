@@ -1,6 +1,6 @@
 /*
  * Colouring and simple chains (reference: tests/logic/pyref/coloring.py). In C so far: simple
- * colouring (color wrap, color trap). Uses patterns.c's strong links and length bonus.
+ * colouring (color wrap, color trap). Uses patterns.c's strong links and logic.h's length bonus.
  *
  * Info of a colouring step: the number of cells of the first colour, then the cells of the
  * first colour, then those of the second (each ascending).

@@ -52,18 +52,75 @@ static inline int dm_single(dmask m) { return m && !(m & (m - 1)); }
 #define DM_FOREACH(d0, m) \
     for (dmask _dm_##d0 = (m); _dm_##d0 && (((d0) = dm_low(_dm_##d0)), 1); _dm_##d0 &= _dm_##d0 - 1)
 
+/* ------------------------------------------------------------------ chain length bonus */
+
+/* Sudoku Explainer's chain length bonus (getLengthDifficulty), in tenths: how many times the
+ * ceiling (4, then alternately * 3/2 and * 4/3) is passed by ``length`` (patterns.length_bonus
+ * * 10). coloring.c and patterns.c rate with it in tenths; the chain engine with
+ * length_bonus. */
+static inline int length_bonus_steps(int length) {
+    int steps = 0, ceiling = 4, up = 1;
+    while (length > ceiling) {
+        steps++;
+        ceiling = up ? ceiling * 3 / 2 : ceiling * 4 / 3;
+        up = !up;
+    }
+    return steps;
+}
+
+/* The bonus as the double SE adds to a chain's rating: 0.1 added once per step, so that the
+ * unrounded difficulties the chain engine sorts by are SE's to the last bit (0.1 + 0.1 + 0.1
+ * is not 0.3). */
+static inline double length_bonus(int length) {
+    double added = 0.0;
+    for (int k = length_bonus_steps(length); k > 0; k--) added += 0.1;
+    return added;
+}
+
 /* ------------------------------------------------------------------ geometry */
 
+/* Grids up to this many candidates (cells * digits) get bit sets of candidates: the geometry's
+ * peerbits, and the chain engine's closures and reachability filter (ncand^2 bits). */
+#define LG_CANDBITS_MAX 4096
+
+/* A candidate's places in its units, for the chain engine's hot loops: for its box, row and
+ * column u (t = 0, 1, 2: lgeo.se_units' order), unit[t] = u, pos[t] = u * n + digit,
+ * ucells[t] = u * n, idx[t] its cell's index in u. */
+typedef struct {
+    int cell, digit, unit[3], pos[3], ucells[3], idx[3];
+} lcand;
+
+/* A shape's tables, built once (_clogic/geometry.c) and shared by every technique family. A
+ * candidate (cand) is cell * n + digit index; the tables from se_units on are in the order
+ * Sudoku Explainer visits houses (box, row, column), which the chain engine follows. */
 typedef struct lgeo {
     int br, bc, n, size, nunit, nw;
-    cset all;                   /* every cell */
-    cset unit_mask[LG_MAXU];    /* cells of each unit */
-    cset *peer_mask;            /* size entries: the peers of each cell */
+    int ncand;                  /* size * n */
     int *unit_cells;            /* nunit * n: the cells of unit u, ascending */
     int *units_of;              /* size * 3: row, column and box unit of each cell */
     int npeer;                  /* peers per cell */
-    int *house_order;           /* size * npeer: each cell's peers in SE's order (box, row,
-                                   column; logic/_state.py house_order) */
+    int *house_order;           /* size * npeer: each cell's peers in SE's order (box w/o the
+                                   cell, row outside the box, column outside the box;
+                                   logic/_state.py house_order) */
+    int *se_units;              /* size * 3: box, row, column unit of each cell */
+    int *peer_unit;             /* as house_order: the unit that makes each peer */
+    int *unit_index;            /* size * 3: the cell's index in each of its se_units */
+    dmask *skip;                /* size * 3: per se_unit of the cell, the indexes that are not
+                                   its peers there (box: the cell; row, column: its box's) */
+    int nlock;
+    int *locking;               /* nlock * 2: crossing (unit1, unit2) in SE's order */
+    dmask *lock_in;             /* nlock * 2: the indexes of unit1 inside unit2, of unit2 in unit1 */
+    int npairs;
+    int *pairs;                 /* npairs * 2: (i, j), i < j, in SE's Permutations order */
+    int *cell_of, *digit_of;    /* ncand: cand / n and cand % n (no division in hot loops) */
+    lcand *cg;                  /* ncand */
+    int ncw;                    /* words of a bit set of candidates */
+    uint64_t *peerbits;         /* grids up to LG_CANDBITS_MAX candidates: per candidate, its
+                                   digit's candidates in the cell's peers (ncw words each);
+                                   else NULL */
+    cset all;                   /* every cell */
+    cset unit_mask[LG_MAXU];    /* cells of each unit */
+    cset *peer_mask;            /* size entries: the peers of each cell */
 } lgeo;
 
 static inline int lg_row(const lgeo *g, int c) { return g->units_of[3 * c]; }

@@ -4,8 +4,8 @@
  * W-Wing, WXYZ-Wing, finned and sashimi X-Wing/Swordfish/Jellyfish. Every loop and tie-break
  * follows the reference line by line.
  *
- * Shared with coloring.c: strong links (lstrong, strong_of), SE's chain length bonus
- * (length_bonus_steps), HoDoKu's weighted index sum (hodoku_sum_cells).
+ * Shared with coloring.c: strong links (lstrong, strong_of), HoDoKu's weighted index sum
+ * (hodoku_sum_cells). The chain length bonus is logic.h's length_bonus_steps.
  */
 
 /* The strong links on one digit: for each cell, the cells it is strongly linked to, ascending
@@ -43,17 +43,6 @@ static void strong_of(const lstate *s, int d, lstrong *st) {
 static inline void sp_mask(const lstrong *st, int c, cset *r, int nw) {
     cs_clear(r, nw);
     for (int i = 0; i < st->k[c]; i++) cs_add(r, st->p[c][i]);
-}
-
-/* Sudoku Explainer's chain length bonus, in tenths (patterns.length_bonus * 10). */
-static int length_bonus_steps(int length) {
-    int steps = 0, ceiling = 4, up = 1;
-    while (length > ceiling) {
-        steps++;
-        ceiling = up ? ceiling * 3 / 2 : ceiling * 4 / 3;
-        up = !up;
-    }
-    return steps;
 }
 
 /* HoDoKu's weighted index sum (patterns.hodoku_sum) of the eliminations "digit d from every

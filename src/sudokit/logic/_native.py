@@ -30,9 +30,9 @@ __all__ = [
 ]
 
 #: Technique slug -> its id in the C engine's table.
-TECH_ID: dict[str, int] = {slug: i for i, (slug, _, _) in enumerate(_logic.TECHNIQUES)}
+TECH_ID: dict[str, int] = {row[0]: i for i, row in enumerate(_logic.TECHNIQUES)}
 #: The techniques the C engine runs.
-IN_C: frozenset[str] = frozenset(slug for slug, _, in_c in _logic.TECHNIQUES if in_c)
+IN_C: frozenset[str] = frozenset(row[0] for row in _logic.TECHNIQUES if row[5])
 
 Info = tuple[tuple[str, object], ...]
 _DECODERS: dict[str, Callable[[tuple[int, ...]], Info]] = {}

@@ -8,6 +8,10 @@ taken rather than the first found, as Sudoku Explainer does for its chaining pro
 
 ``SE_ORDER`` is Sudoku Explainer 1.2.1's order; the solver tries techniques in it and applies
 the first step found (the rules in full: ``docs/rating.md`` in the repository).
+
+The C engine's table (``sudokit._logic.TECHNIQUES``) is the one source of each technique's
+slug, name, rating, ``best`` flag and place in these orders; this module adds what only Python
+uses: the finder, the step names and the groups.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .. import _logic
 from . import als, coloring, patterns
 from ._state import Candidates
 from ._step import Step
@@ -56,6 +61,9 @@ __all__ = [
 ]
 
 
+_Finder = Callable[[Candidates], Iterable[Step]]
+
+
 @dataclass(frozen=True)
 class Technique:
     """A named way of finding steps (a hint producer)."""
@@ -63,7 +71,7 @@ class Technique:
     slug: str
     name: str
     rating: float
-    find: Callable[[Candidates], Iterable[Step]]
+    find: _Finder
     steps: tuple[str, ...] = ()  # the step technique names it yields (default: its slug)
     best: bool = False
     groups: tuple[str, ...] = ()  # group names users may use to allow it ("singles", ...)
@@ -82,219 +90,129 @@ def _technique(slug: str) -> Technique:
     return TECHNIQUES[slug]
 
 
-T = Technique
-SE_ORDER: tuple[Technique, ...] = (
-    # A full house is the simplest hidden single: naming hidden singles allows it too.
-    T("full-house", "Full house", 1.0, find_full_houses, groups=("singles", "hidden-single")),
-    T("hidden-single", "Hidden single", 1.2, find_hidden_singles, groups=("singles",)),
-    T(
-        "direct-intersections",
-        "Direct pointing and claiming",
-        1.7,
-        find_direct_intersections,
-        steps=("direct-pointing", "direct-claiming"),
-        groups=("direct", "intersections"),
-    ),
-    T(
-        "direct-hidden-pair",
-        "Direct hidden pair",
-        2.0,
-        find_direct_hidden_pairs,
-        groups=("direct",),
-    ),
-    T("naked-single", "Naked single", 2.3, find_naked_singles, groups=("singles",)),
-    T(
-        "direct-hidden-triple",
-        "Direct hidden triple",
-        2.5,
-        find_direct_hidden_triples,
-        groups=("direct",),
-    ),
-    T(
-        "intersections",
-        "Pointing and claiming",
-        2.6,
-        find_intersections,
-        steps=("pointing", "claiming"),
-        groups=("intersections", "pointing-claiming", "locked-candidates"),
-    ),
-    T("naked-pair", "Naked pair", 3.0, find_naked_pairs, groups=("pairs", "subsets")),
-    T("x-wing", "X-Wing", 3.2, find_x_wings, groups=("fish",)),
-    T("hidden-pair", "Hidden pair", 3.4, find_hidden_pairs, groups=("pairs", "subsets")),
-    T("naked-triple", "Naked triple", 3.6, find_naked_triples, groups=("triples", "subsets")),
-    T("swordfish", "Swordfish", 3.8, find_swordfish, groups=("fish",)),
-    T("hidden-triple", "Hidden triple", 4.0, find_hidden_triples, groups=("triples", "subsets")),
-    T("xy-wing", "XY-Wing", 4.2, find_xy_wings, groups=("wings",)),
-    T("xyz-wing", "XYZ-Wing", 4.4, find_xyz_wings, groups=("wings",)),
-    # SE sorts this producer's hints by (rating, type): the finder yields them in that order,
-    # so the first one, not the least complex, is SE's.
-    T(
-        "unique-rectangle",
-        "Unique rectangles and loops",
-        4.5,
-        find_unique_loops,
-        steps=("unique-rectangle", "unique-loop"),
-        groups=("uniqueness",),
-    ),
-    T("naked-quad", "Naked quad", 5.0, find_naked_quads, groups=("quads", "subsets")),
-    T("jellyfish", "Jellyfish", 5.2, find_jellyfish, groups=("fish",)),
-    T("hidden-quad", "Hidden quad", 5.4, find_hidden_quads, groups=("quads", "subsets")),
-    T("bug", "Bivalue universal grave", 5.6, find_bug, groups=("uniqueness",)),
-    T(
-        "aligned-pair-exclusion",
-        "Aligned pair exclusion",
-        6.2,
-        find_aligned_pair_exclusions,
-        groups=("exclusion",),
-    ),
-    # SE takes the cheapest hint of each chaining producer (by unrounded rating, then node
-    # count); the finders yield just that one.
-    T(
-        "forcing-chains",
-        "Forcing chains and cycles",
-        6.5,
-        find_forcing_chains,
-        steps=(
-            "x-cycle",
-            "y-cycle",
-            "xy-cycle",
-            "forcing-x-chain",
-            "forcing-y-chain",
-            "forcing-chain",
-        ),
-        best=True,
-        groups=("chains",),
-    ),
-    T(
-        "aligned-triple-exclusion",
-        "Aligned triple exclusion",
-        7.5,
-        find_aligned_triple_exclusions,
-        groups=("exclusion",),
-    ),
-    T(
-        "nishio",
-        "Nishio forcing chains",
-        7.5,
-        find_nishio,
-        steps=("nishio-forcing-chain",),
-        best=True,
-        groups=("chains",),
-    ),
-    T(
-        "multiple-forcing-chains",
-        "Multiple forcing chains",
-        8.0,
-        find_multiple_forcing_chains,
-        steps=("cell-forcing-chain", "region-forcing-chain"),
-        best=True,
-        groups=("chains",),
-    ),
-    T(
-        "dynamic-forcing-chains",
-        "Dynamic forcing chains",
-        8.5,
-        find_dynamic_forcing_chains,
-        steps=("dynamic-forcing-chain",),
-        best=True,
-        groups=("chains",),
-    ),
-    T(
-        "dynamic-forcing-chains-plus",
-        "Dynamic forcing chains (+)",
-        9.0,
-        find_dynamic_plus,
-        steps=("dynamic-forcing-chain-plus",),
-        best=True,
-        groups=("chains",),
-    ),
-    *(
-        T(
-            f"nested-forcing-chains-{level}",
-            f"Nested forcing chains, level {level}",
-            9.0 + 0.5 * (level - 1),
-            find_nested(level),
-            steps=(f"nested-forcing-chain-{level}",),
-            best=True,
-            groups=("chains", "nested-forcing-chains"),
-        )
-        for level in (2, 3, 4, 5)
-    ),
+_CHAINS = (
+    "x-cycle",
+    "y-cycle",
+    "xy-cycle",
+    "forcing-x-chain",
+    "forcing-y-chain",
+    "forcing-chain",
 )
 
-#: Common named techniques Sudoku Explainer lacks (HoDoKu's), for friendlier hints and
-#: HoDoKu-style grading. Their ratings are SE-like: fixed patterns a little above the basic
-#: technique they resemble, chains at SE's chain ratings with its length bonus.
-EXTRA: tuple[Technique, ...] = (
-    T(
-        "locked-subsets",
-        "Locked pair and triple",
-        3.0,
+#: What Python adds to each technique of the C table: its finder, the step names it yields
+#: (when not just its slug) and the groups users may name it by.
+_PYTHON_SIDE: dict[str, tuple[_Finder, tuple[str, ...], tuple[str, ...]]] = {
+    # A full house is the simplest hidden single: naming hidden singles allows it too.
+    "full-house": (find_full_houses, (), ("singles", "hidden-single")),
+    "hidden-single": (find_hidden_singles, (), ("singles",)),
+    "direct-intersections": (
+        find_direct_intersections,
+        ("direct-pointing", "direct-claiming"),
+        ("direct", "intersections"),
+    ),
+    "direct-hidden-pair": (find_direct_hidden_pairs, (), ("direct",)),
+    "naked-single": (find_naked_singles, (), ("singles",)),
+    "direct-hidden-triple": (find_direct_hidden_triples, (), ("direct",)),
+    "intersections": (
+        find_intersections,
+        ("pointing", "claiming"),
+        ("intersections", "pointing-claiming", "locked-candidates"),
+    ),
+    "naked-pair": (find_naked_pairs, (), ("pairs", "subsets")),
+    "x-wing": (find_x_wings, (), ("fish",)),
+    "hidden-pair": (find_hidden_pairs, (), ("pairs", "subsets")),
+    "naked-triple": (find_naked_triples, (), ("triples", "subsets")),
+    "swordfish": (find_swordfish, (), ("fish",)),
+    "hidden-triple": (find_hidden_triples, (), ("triples", "subsets")),
+    "xy-wing": (find_xy_wings, (), ("wings",)),
+    "xyz-wing": (find_xyz_wings, (), ("wings",)),
+    # SE sorts this producer's hints by (rating, type): the finder yields them in that order,
+    # so the first one, not the least complex, is SE's.
+    "unique-rectangle": (find_unique_loops, ("unique-rectangle", "unique-loop"), ("uniqueness",)),
+    "naked-quad": (find_naked_quads, (), ("quads", "subsets")),
+    "jellyfish": (find_jellyfish, (), ("fish",)),
+    "hidden-quad": (find_hidden_quads, (), ("quads", "subsets")),
+    "bug": (find_bug, (), ("uniqueness",)),
+    "aligned-pair-exclusion": (find_aligned_pair_exclusions, (), ("exclusion",)),
+    # SE takes the cheapest hint of each chaining producer (by unrounded rating, then node
+    # count); the finders yield just that one.
+    "forcing-chains": (find_forcing_chains, _CHAINS, ("chains",)),
+    "aligned-triple-exclusion": (find_aligned_triple_exclusions, (), ("exclusion",)),
+    "nishio": (find_nishio, ("nishio-forcing-chain",), ("chains",)),
+    "multiple-forcing-chains": (
+        find_multiple_forcing_chains,
+        ("cell-forcing-chain", "region-forcing-chain"),
+        ("chains",),
+    ),
+    "dynamic-forcing-chains": (
+        find_dynamic_forcing_chains,
+        ("dynamic-forcing-chain",),
+        ("chains",),
+    ),
+    "dynamic-forcing-chains-plus": (
+        find_dynamic_plus,
+        ("dynamic-forcing-chain-plus",),
+        ("chains",),
+    ),
+    **{
+        f"nested-forcing-chains-{level}": (
+            find_nested(level),
+            (f"nested-forcing-chain-{level}",),
+            ("chains", "nested-forcing-chains"),
+        )
+        for level in (2, 3, 4, 5)
+    },
+    # Common named techniques Sudoku Explainer lacks (HoDoKu's), for friendlier hints and
+    # HoDoKu-style grading. Their ratings are SE-like: fixed patterns a little above the basic
+    # technique they resemble, chains at SE's chain ratings with its length bonus.
+    "locked-subsets": (
         patterns.find_locked_subsets,
-        steps=("locked-pair", "locked-triple"),
-        groups=("subsets",),
+        ("locked-pair", "locked-triple"),
+        ("subsets",),
     ),
-    T("finned-x-wing", "Finned X-Wing", 3.4, patterns.find_finned_x_wings, groups=("fish",)),
-    T("sashimi-x-wing", "Sashimi X-Wing", 3.5, patterns.find_sashimi_x_wings, groups=("fish",)),
-    T("skyscraper", "Skyscraper", 4.0, patterns.find_skyscrapers, groups=("single-digit",)),
-    T(
-        "finned-swordfish",
-        "Finned Swordfish",
-        4.0,
-        patterns.find_finned_swordfish,
-        groups=("fish",),
-    ),
-    T(
-        "two-string-kite",
-        "2-String Kite",
-        4.1,
-        patterns.find_two_string_kites,
-        groups=("single-digit",),
-    ),
-    T(
-        "sashimi-swordfish",
-        "Sashimi Swordfish",
-        4.1,
-        patterns.find_sashimi_swordfish,
-        groups=("fish",),
-    ),
-    T("turbot-fish", "Turbot Fish", 4.2, patterns.find_turbot_fish, groups=("single-digit",)),
-    T(
-        "empty-rectangle",
-        "Empty Rectangle",
-        4.2,
-        patterns.find_empty_rectangles,
-        groups=("single-digit",),
-    ),
-    T("w-wing", "W-Wing", 4.4, patterns.find_w_wings, groups=("wings",)),
-    T(
-        "finned-jellyfish",
-        "Finned Jellyfish",
-        5.4,
-        patterns.find_finned_jellyfish,
-        groups=("fish",),
-    ),
-    T(
-        "sashimi-jellyfish",
-        "Sashimi Jellyfish",
-        5.5,
-        patterns.find_sashimi_jellyfish,
-        groups=("fish",),
-    ),
-    T("wxyz-wing", "WXYZ-Wing", 5.5, patterns.find_wxyz_wings, groups=("wings",)),
-    T("remote-pair", "Remote Pair", 6.6, coloring.find_remote_pairs, groups=("chains",)),
-    T(
-        "simple-coloring",
-        "Simple colouring",
-        6.6,
-        coloring.find_simple_colors,
-        steps=("color-trap", "color-wrap"),
-        groups=("coloring",),
-    ),
-    T("x-chain", "X-Chain", 6.6, coloring.find_x_chains, groups=("chains",)),
-    T("xy-chain", "XY-Chain", 6.6, coloring.find_xy_chains, groups=("chains",)),
-    T("als-xz", "ALS-XZ", 7.0, als.find_als_xz, groups=("als",)),
-)
+    "finned-x-wing": (patterns.find_finned_x_wings, (), ("fish",)),
+    "sashimi-x-wing": (patterns.find_sashimi_x_wings, (), ("fish",)),
+    "skyscraper": (patterns.find_skyscrapers, (), ("single-digit",)),
+    "finned-swordfish": (patterns.find_finned_swordfish, (), ("fish",)),
+    "two-string-kite": (patterns.find_two_string_kites, (), ("single-digit",)),
+    "sashimi-swordfish": (patterns.find_sashimi_swordfish, (), ("fish",)),
+    "turbot-fish": (patterns.find_turbot_fish, (), ("single-digit",)),
+    "empty-rectangle": (patterns.find_empty_rectangles, (), ("single-digit",)),
+    "w-wing": (patterns.find_w_wings, (), ("wings",)),
+    "finned-jellyfish": (patterns.find_finned_jellyfish, (), ("fish",)),
+    "sashimi-jellyfish": (patterns.find_sashimi_jellyfish, (), ("fish",)),
+    "wxyz-wing": (patterns.find_wxyz_wings, (), ("wings",)),
+    "remote-pair": (coloring.find_remote_pairs, (), ("chains",)),
+    "simple-coloring": (coloring.find_simple_colors, ("color-trap", "color-wrap"), ("coloring",)),
+    "x-chain": (coloring.find_x_chains, (), ("chains",)),
+    "xy-chain": (coloring.find_xy_chains, (), ("chains",)),
+    "als-xz": (als.find_als_xz, (), ("als",)),
+}
+
+
+def _from_engine(in_se: bool) -> tuple[Technique, ...]:
+    """The techniques of the C engine's table that Sudoku Explainer has (or lacks), in the
+    table's order, with their Python side."""
+    found = []
+    for slug, name, rating, best, se, _ in _logic.TECHNIQUES:
+        if se != in_se:
+            continue
+        find, steps, groups = _PYTHON_SIDE[slug]
+        found.append(Technique(slug, name, rating, find, steps, best, groups))
+    return tuple(found)
+
+
+_missing = {row[0] for row in _logic.TECHNIQUES} ^ set(_PYTHON_SIDE)
+if _missing:  # pragma: no cover - a build whose C table disagrees with this module
+    raise ImportError(
+        f"techniques in only one of the C table and logic/_table.py: {sorted(_missing)}"
+    )
+
+SE_ORDER: tuple[Technique, ...] = _from_engine(True)
+
+#: Common named techniques Sudoku Explainer lacks (HoDoKu's), for friendlier hints and
+#: HoDoKu-style grading.
+EXTRA: tuple[Technique, ...] = _from_engine(False)
 
 #: Every technique, SE's and the others, by base rating (SE's keep their relative order):
 #: the order a chosen subset is tried in.
