@@ -18,6 +18,7 @@ Exit status, the same in every command:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -89,8 +90,38 @@ def _span(kind: type[int] | type[float], example: str) -> Any:
     return parse
 
 
-_range_arg = _span(float, "6.5-8.0")
 _clues_arg = _span(int, "22-26")
+_float_span = _span(float, "6.5-8.0")
+
+
+def _range_arg(text: str) -> tuple[float, float]:
+    """An ER range ``LO-HI`` (or one value) on Sudoku Explainer's scale: a target off the
+    scale can never be met, so it is a usage error at once rather than a long search."""
+    from .rating import er_range
+
+    try:
+        return er_range(*_float_span(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _er_arg(text: str) -> float:
+    """One ER on the scale."""
+    lo, hi = _range_arg(text)
+    if lo != hi:
+        raise argparse.ArgumentTypeError(f"expected one ER, got the range {text!r}")
+    return lo
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (``nan``, ``inf``, 0 and below are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -112,14 +143,11 @@ def _duration(text: str) -> float:
     units = {"s": 1.0, "m": 60.0, "h": 3600.0}
     scale = units.get(text[-1:].lower(), 0.0)
     try:
-        value = float(text[:-1] if scale else text) * (scale or 1.0)
-    except ValueError:
+        return _seconds(text[:-1] if scale else text) * (scale or 1.0)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"expected seconds or a time like 90m or 8h, got {text!r}"
+            f"expected a positive time in seconds or like 90m or 8h, got {text!r}"
         ) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive time, got {text!r}")
-    return value
 
 
 # The parser ------------------------------------------------------------------------------------
@@ -322,7 +350,7 @@ def _generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bo
     )
     g.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds per puzzle to keep trying new grids for a target (default 60)",
     )
@@ -362,7 +390,7 @@ def _hunt_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     if not full:
         return
     hu.add_argument(
-        "--min-er", type=float, required=True, metavar="X", help="the least ER a find has"
+        "--min-er", type=_er_arg, required=True, metavar="X", help="the least ER a find has"
     )
     seeds = hu.add_mutually_exclusive_group()
     seeds.add_argument("--seeds", metavar="FILE", help="seed puzzles (any format sudokit reads)")
@@ -545,7 +573,7 @@ def _serve_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool)
     )
     sv.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=15.0,
         help="seconds a request may spend on CPU work before a 503 (default 15)",
     )
@@ -578,7 +606,7 @@ def _play_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     w.add_argument("--no-browser", action="store_true", help="do not open the browser")
     w.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=15.0,
         help="seconds to make a puzzle the bank lacks before giving up (default 15)",
     )
@@ -693,7 +721,7 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
         "--symmetry", choices=[*SYMMETRIES, "random"], default="rot180", help="default rot180"
     )
     f.add_argument("--seed", type=int, help="seed (default: the run's, else random)")
-    f.add_argument("--timeout", type=float, default=60.0, help="seconds a puzzle (default 60)")
+    f.add_argument("--timeout", type=_seconds, default=60.0, help="seconds a puzzle (default 60)")
     f.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
     f.add_argument("--er", type=_range_arg, help="ER range, e.g. 6.5-8.0")
     f.add_argument("--require", help="techniques the solve path must use, comma-separated")
