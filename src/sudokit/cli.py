@@ -175,7 +175,9 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     )
     one.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     output = parent()
-    output.add_argument("-o", "--output", help="write to this file instead of stdout")
+    output.add_argument(
+        "-o", "--output", help="write to this file instead of stdout (- for stdout)"
+    )
     jobs = parent()
     jobs.add_argument(
         "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
@@ -522,7 +524,13 @@ def _pdf_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     )
     if not full:
         return
-    b.add_argument("-o", "--output", dest="book", required=True, help="the PDF file to write")
+    b.add_argument(
+        "-o",
+        "--output",
+        dest="book",
+        required=True,
+        help="the PDF file to write (-: stdout, not a terminal)",
+    )
     _book_options(b)
     b.set_defaults(func=_pdf)
 
@@ -625,7 +633,9 @@ def _html_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     if not full:
         return
-    m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
+    m.add_argument(
+        "-o", "--output", dest="page", required=True, help="the HTML file to write (- for stdout)"
+    )
     m.set_defaults(func=_html)
 
 
@@ -852,8 +862,9 @@ def _unique(grid: Grid, where: str) -> str | None:
 
 @contextmanager
 def _output(path: str | None) -> Iterator[TextIO]:
-    """stdout, or the file ``path`` (a clear failure when it cannot be opened)."""
-    if path is None:
+    """stdout (no ``path``, or ``-``), or the file ``path`` (a clear failure when it cannot be
+    opened); a file is written as it goes, through a symbolic link, into a FIFO or device."""
+    if path is None or path == "-":
         yield sys.stdout
         return
     with ExitStack() as stack:
@@ -1156,11 +1167,15 @@ def _techniques(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **options: Any) -> int:
-    """Write the book, or say why not; the exit status."""
+    """Write the book (``-``: to standard output, unless it is a terminal), or say why not;
+    the exit status."""
     from .render.pdf import book
 
+    if path == "-" and sys.stdout.isatty():
+        raise _Fail(f"sudokit {command}: error: a PDF to a terminal: give -o FILE, or a pipe", 2)
     try:
-        summary = book(items, path, **options)
+        sys.stdout.flush()
+        summary = book(items, sys.stdout.buffer if path == "-" else path, **options)
     except OSError as e:
         raise _Fail(f"sudokit {command}: cannot write {path}: {e.strerror or e}") from None
     except ValueError as e:
@@ -1227,13 +1242,13 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
     work = _workers(args)
-    if args.resume and not args.output:
+    if args.resume and args.output in (None, "-"):
         raise _Fail("sudokit generate: error: --resume needs -o FILE", 2)
     if args.resume and args.pdf:
         raise _Fail("sudokit generate: error: --resume cannot add to a --pdf book", 2)
     seed = args.seed
     start = 0
-    path = Path(args.output) if args.output else None
+    path = Path(args.output) if args.output not in (None, "-") else None
     options = {k: getattr(args, k) for k in OUTPUT_OPTIONS}
     options["er"], options["require"], options["allow"] = (
         args.er,
@@ -1375,12 +1390,12 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         raise _Fail(f"sudokit hunt: error: --min-er {args.min_er:g} is outside 1.0-20.0", 2)
     if args.db and (args.output or args.resume):
         raise _Fail("sudokit hunt: error: --db stores the finds; -o and --resume are for files", 2)
-    if args.resume and not args.output:
+    if args.resume and args.output in (None, "-"):
         raise _Fail("sudokit hunt: error: --resume needs -o FILE", 2)
     if args.from_bank is not None and not args.db:
         raise _Fail("sudokit hunt: error: --from-bank needs --db", 2)
     work = _workers(args)
-    path = Path(args.output) if args.output else None
+    path = Path(args.output) if args.output not in (None, "-") else None
     options: dict[str, object] = {
         "format": args.format,
         "min_er": args.min_er,
@@ -1615,8 +1630,7 @@ def _play(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _html(args: argparse.Namespace, err: TextIO) -> int:
-    from pathlib import Path
-
+    from ._files import replacing
     from .web.page import offline_page, puzzle_data
 
     source = _source(args)
@@ -1637,7 +1651,13 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
     if not puzzles:
         raise _Fail(f"sudokit html: no puzzle to write from {source.name}")
     try:
-        Path(args.page).write_text(offline_page(puzzles), encoding="utf-8")
+        page = offline_page(puzzles).encode()
+        if args.page == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(page)
+        else:
+            with replacing(args.page) as f:
+                f.write(page)
     except OSError as e:
         raise _Fail(f"sudokit html: cannot write {args.page}: {e.strerror or e}") from None
     err.write(f"{args.page}: {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}\n")
