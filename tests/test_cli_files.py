@@ -4,6 +4,7 @@ umask gives (not 0600)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import stat
 import subprocess
@@ -99,3 +100,31 @@ def test_new_files_get_the_mode_of_the_umask(
     private.chmod(0o600)
     assert main([command, puzzles, "-o", str(private)]) == 0
     assert stat.S_IMODE(private.stat().st_mode) == 0o600  # a file keeps its mode
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield sub
+                yield from _subparsers(sub)
+
+
+def test_every_option_has_help_and_the_main_help_lists_130() -> None:
+    """What ``--help`` shows: each option of each command says what it does, and the exit
+    statuses include 130 (interrupted)."""
+    from sudokit.cli import _parser
+
+    main_parser = _parser()
+    assert "130 interrupted" in " ".join(main_parser.format_help().split())
+    names = [p.prog.split()[-1] for p in _subparsers(main_parser)]
+    missing = [
+        f"{command} {action.option_strings[-1]}"
+        for command in names
+        for parser in [_parser(command)]
+        for sub in _subparsers(parser)
+        if sub.prog.split()[-1] == command
+        for action in sub._actions
+        if action.option_strings and action.help is None
+    ]
+    assert missing == []

@@ -49,7 +49,8 @@ SHAPES_HELP = (
     f"Shapes: boxes of ROWSxCOLS cells, each side at least 2, giving grids of side 4 to "
     f"{MAX_SIDE} (2x2, 2x3, 3x3, 3x4, 4x4, 5x5, 6x6 ...); square boxes are inferred from the "
     "cell count, others need --shape unless a record states it. Exit status: 0 all done, 1 some "
-    "input bad, unsolvable or not unique (each reported on stderr), 2 usage error."
+    "input bad, unsolvable or not unique (each reported on stderr), 2 usage error, 130 "
+    "interrupted (Ctrl+C)."
 )
 
 
@@ -472,7 +473,13 @@ def _rate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     if not full:
         return
-    r.add_argument("--format", choices=("serate", "json", "csv"), default="serate")
+    r.add_argument(
+        "--format",
+        choices=("serate", "json", "csv"),
+        default="serate",
+        help="serate: the puzzle and ED=ER/EP/ED as Sudoku Explainer's serate prints it "
+        "(default); json: an object a line; csv: a header, then a row a puzzle",
+    )
     r.set_defaults(func=_rate)
 
 
