@@ -1393,8 +1393,6 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         vicinity = Vicinity.parse(args.vicinity)
     except ValueError as e:
         raise _Fail(f"sudokit hunt: error: {e}", 2) from None
-    if not 1.0 <= args.min_er <= 20.0:
-        raise _Fail(f"sudokit hunt: error: --min-er {args.min_er:g} is outside 1.0-20.0", 2)
     if args.db and (args.output or args.resume):
         raise _Fail("sudokit hunt: error: --db stores the finds; -o and --resume are for files", 2)
     if args.resume and args.output in (None, "-"):
