@@ -294,6 +294,8 @@ def test_the_page_and_the_docs(client: httpx.Client) -> None:
     assert schema["components"]["schemas"]["Step"]["required"] == STEP_SCHEMA["required"]
     docs = client.get("api/v1/docs").text
     assert "/api/v1/puzzle/{puzzle_id}/solution" in docs and "<script" not in docs
+    assert "`" not in docs  # inline code in the descriptions is set as code
+    assert "<code>symmetry</code> (query): The clue pattern" in docs
 
 
 # Time limits and hang-ups -------------------------------------------------------------------

@@ -1231,6 +1231,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         OUTPUT_OPTIONS,
         csv_header,
         format_records,
+        minimal_kind,
         options_comment,
         resume_check,
         resume_point,
@@ -1261,6 +1262,9 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         args.er,
         _split(args.require),
         _split(args.allow),
+    )
+    options["minimal"] = minimal_kind(
+        args.minimal, args.clues is not None or args.max_clues is not None, args.symmetry
     )
     if args.resume and path is not None and path.exists():
         try:

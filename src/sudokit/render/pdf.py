@@ -602,7 +602,9 @@ def _write(
         target,
         pagesize=size,
         pageCompression=1,
-        invariant=1,
+        # dated now; with SOURCE_DATE_EPOCH set, dated then and the same bytes every time
+        # (reportlab reads it; its invariant mode alone would date every book 2000-01-01)
+        invariant=bool(os.environ.get("SOURCE_DATE_EPOCH", "").strip()),
         initialFontName=regular,  # type: ignore[arg-type]  # the stubs say float, wrongly
     )
     canvas.setAuthor("sudokit")
