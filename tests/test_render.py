@@ -369,7 +369,10 @@ def test_explain_and_pencil_marks(generated: list[Generated]) -> None:
     assert "How to solve them" in text and generated[0].solution.to_line() not in compact(text)
 
 
-def test_pdf_deterministic_and_fonts_embedded(generated: list[Generated], tmp_path: Path) -> None:
+def test_pdf_deterministic_and_fonts_embedded(
+    generated: list[Generated], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the same bytes: a fixed date
     data = make(generated[:3])
     assert data == make(generated[:3])
     path = tmp_path / "b.pdf"

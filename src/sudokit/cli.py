@@ -1576,8 +1576,6 @@ def _service(command: str, args: argparse.Namespace, ports: list[int], err: Text
     from .bank import Bank
     from .web.run import is_loopback
 
-    if args.time_limit <= 0:
-        raise _Fail(f"sudokit {command}: error: the time limit must be positive", 2)
     db = args.db or os.environ.get("SUDOKIT_DB") or "sudokit.db"
     try:
         Bank(db).close()  # made when missing; a bad URL or a foreign file fails here
