@@ -189,6 +189,22 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys: Capture) -> None:
     assert capsys.readouterr().out == "2\n"
 
 
+@pytest.mark.parametrize("junk", ["1234", "123456789", "12"])
+def test_a_short_first_line_is_one_bad_line(
+    junk: str, monkeypatch: pytest.MonkeyPatch, capsys: Capture
+) -> None:
+    """A short junk line above whole puzzles is reported alone; it does not start a grid
+    written over several lines that swallows the puzzles below it."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{junk}\n{KNOWN}\n{KNOWN}\n{junk}\n{KNOWN}\n"))
+    assert main(["solve"]) == 1
+    out, err = capsys.readouterr()
+    assert out == f"{KNOWN_SOLUTION}\n" * 3
+    assert [line.split(":")[0] for line in err.splitlines()] == [
+        "<stdin>, line 1",
+        "<stdin>, line 4",
+    ]
+
+
 def test_shape_option(tmp_path: Path, capsys: Capture) -> None:
     six = Shape(2, 3)
     puzzle = random_grid(six, seed=3).without(0).without(7).without(20)

@@ -191,16 +191,53 @@ def test_cjk_titles_are_printed_or_refused_clearly(tmp_path: Path, capsys: Captu
         (["--level", "diabolical", "--allow", "singles"], "rates at most ER 2.3, below the ER 6.1"),
         (["--require", "x-wing", "--allow", "singles"], "x-wing is required but not among"),
         (["--require", "x-wing", "--level", "easy"], "x-wing rates ER 3.2"),
-        (["--er", "50"], "outside Sudoku Explainer's scale"),
+        (["--er", "50"], "ER 50 is outside Sudoku Explainer's scale"),
+        (["--er", "20-30"], "ER range 20-30 is outside Sudoku Explainer's scale (1-20)"),
+        (["--er", "0.5-3"], "ER range 0.5-3 is outside Sudoku Explainer's scale (1-20)"),
+        (["--er", "nan"], "outside Sudoku Explainer's scale"),
+        (["--timeout", "nan"], "expected a positive number of seconds, got 'nan'"),
+        (["--timeout", "inf"], "expected a positive number of seconds, got 'inf'"),
+        (["--timeout", "-1"], "expected a positive number of seconds, got '-1'"),
         (["--er", "1.0-1.2", "--level", "diabolical"], "outside level diabolical (ER 6.1-20.0)"),
     ],
 )
 def test_impossible_targets_fail_before_any_work(
     options: list[str], message: str, capsys: Capture
 ) -> None:
-    assert main(["generate", *options, "--timeout", "600"]) == 2
+    status: int | str | None
+    try:  # the library's refusal, or argparse's for a value no target takes
+        status = main(["generate", "--timeout", "600", *options])
+    except SystemExit as e:
+        status = e.code
+    assert status == 2
     err = capsys.readouterr().err
     assert message in err and "None" not in err
+
+
+@pytest.mark.parametrize("er", [(20.0, 30.0), (0.0, 3.0), (float("nan"), 5.0), (25.0, 25.0)])
+def test_the_library_refuses_an_er_range_off_the_scale(er: tuple[float, float]) -> None:
+    """A range partly off the scale is an error, not quietly narrowed (20-30 to 20.0-20.0)."""
+    from sudokit.difficulty import difficulty
+
+    with pytest.raises(ValueError, match="outside Sudoku Explainer's scale"):
+        difficulty(rating=er)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["hunt", "--min-er", "25", "-n", "1"],
+        ["hunt", "--min-er", "7", "--time", "nan", "-n", "1"],
+        ["serve", "--time-limit", "inf"],
+        ["play", "--timeout", "0"],
+        ["bank", "fill", "--timeout", "nan"],
+    ],
+)
+def test_numbers_off_their_range_are_usage_errors(args: list[str], capsys: Capture) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert "error: argument" in capsys.readouterr().err
 
 
 def test_a_rating_past_the_deadline_stops_the_generator() -> None:

@@ -430,6 +430,32 @@ def test_resume_refuses_a_foreign_seed(tmp_path: Path, capsys: pytest.CaptureFix
     assert "seed 1" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("extra", "stated"),
+    [
+        ([], "minimal=orbits"),  # the default: orbit-minimal (it said minimal=no)
+        (["--minimal"], "minimal=yes"),
+        (["--symmetry", "none"], "minimal=yes"),
+        (["--max-clues", "40"], "minimal=no"),
+    ],
+)
+def test_the_options_line_says_how_minimal_the_puzzles_are(
+    tmp_path: Path, extra: list[str], stated: str
+) -> None:
+    out = tmp_path / "out"
+    args = ["generate", "-n", "3", "--seed", "4", "-j", "1", "-o", str(out), *extra]
+    assert main(args) == 0
+    first, *records = out.read_text(encoding="utf-8").splitlines()
+    assert f" {stated} " in first
+    if stated == "minimal=orbits":
+        assert all("orbit_minimal=yes" in r for r in records)
+    # a file from before, whose line said minimal=no for the default, still resumes
+    older = first if "--minimal" in extra else first.replace(stated, "minimal=no")
+    out.write_text("\n".join([older, records[0]]) + "\n", encoding="utf-8")
+    assert main([*args[:2], "4", *args[3:], "--resume"]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[1:4] == records
+
+
 @pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
 def test_resume_refuses_other_options(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

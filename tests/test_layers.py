@@ -19,6 +19,7 @@ LAYERS: list[set[str]] = [
     # grid and formats are one layer (DESIGN.md): Grid(text) parses with formats, lazily
     {
         "errors",
+        "_files",
         "_version",
         "_shape",
         "_engine",

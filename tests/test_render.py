@@ -369,7 +369,10 @@ def test_explain_and_pencil_marks(generated: list[Generated]) -> None:
     assert "How to solve them" in text and generated[0].solution.to_line() not in compact(text)
 
 
-def test_pdf_deterministic_and_fonts_embedded(generated: list[Generated], tmp_path: Path) -> None:
+def test_pdf_deterministic_and_fonts_embedded(
+    generated: list[Generated], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the same bytes: a fixed date
     data = make(generated[:3])
     assert data == make(generated[:3])
     path = tmp_path / "b.pdf"
@@ -557,7 +560,33 @@ def test_cli_generate_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main([*args, "--resume"]) == 2
 
 
-def test_cli_generate_pdf_is_the_same_whatever_jobs(tmp_path: Path) -> None:
+def test_a_book_is_dated_now_or_at_source_date_epoch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The creation date is the real one (reportlab's invariant mode pinned 2000-01-01), or
+    SOURCE_DATE_EPOCH's, which also makes the bytes the same from one run to the next."""
+    import datetime
+
+    puzzles = [(random_grid(seed=1).without(0), None)]
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    book(puzzles, tmp_path / "now.pdf")
+    info = pypdf.PdfReader(tmp_path / "now.pdf").metadata
+    made = info.creation_date if info is not None else None
+    assert made is not None
+    assert abs(made.timestamp() - datetime.datetime.now().timestamp()) < 600
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    book(puzzles, tmp_path / "a.pdf")
+    book(puzzles, tmp_path / "b.pdf")
+    info = pypdf.PdfReader(tmp_path / "a.pdf").metadata
+    made = info.creation_date if info is not None else None
+    assert made is not None and made.timestamp() == 1700000000
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+
+
+def test_cli_generate_pdf_is_the_same_whatever_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the same bytes: a fixed date
     args = ["generate", "-n", "40", "--seed", "6", "--rate", "--with-solution"]
     for jobs in ("1", "2"):
         pdf, records = tmp_path / f"{jobs}.pdf", tmp_path / f"{jobs}.txt"

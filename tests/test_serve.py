@@ -313,6 +313,8 @@ def test_the_page_and_the_docs(client: httpx.Client) -> None:
     assert schema["components"]["schemas"]["Step"]["required"] == STEP_SCHEMA["required"]
     docs = client.get("api/v1/docs").text
     assert "/api/v1/puzzle/{puzzle_id}/solution" in docs and "<script" not in docs
+    assert "`" not in docs  # inline code in the descriptions is set as code
+    assert "<code>symmetry</code> (query): The clue pattern" in docs
 
 
 # Time limits and hang-ups -------------------------------------------------------------------
@@ -521,7 +523,9 @@ def test_serve_refusals(capsys: pytest.CaptureFixture[str], bank_path: str) -> N
         assert "cannot listen" in capsys.readouterr().err
     assert main(["serve", "--db", bank_path, "--port", "70000"]) == 2
     assert "outside" in capsys.readouterr().err
-    assert main(["serve", "--db", bank_path, "--time-limit", "0"]) == 2
+    with pytest.raises(SystemExit) as refused:  # by its parser, as every time option is
+        main(["serve", "--db", bank_path, "--time-limit", "0"])
+    assert refused.value.code == 2
     assert "positive" in capsys.readouterr().err
 
 

@@ -113,7 +113,10 @@ def _declared(
     shape: Annotated[
         str, Query(description="Side ('9') or boxes ('3x3'), up to 16x16.", max_length=16)
     ] = "3x3",
-    symmetry: Annotated[Literal[tuple(SYMMETRIES)] | None, Query()] = None,  # type: ignore[valid-type]
+    symmetry: Annotated[
+        Literal[tuple(SYMMETRIES)] | None,  # type: ignore[valid-type]
+        Query(description="The clue pattern's symmetry: " + ", ".join(SYMMETRIES) + "."),
+    ] = None,
 ) -> None:
     """Never called: only its schema is read."""
 

@@ -39,6 +39,7 @@
 #endif
 
 #include "_faults.h"
+#include "_interrupt.h"
 #include "_limits.h"
 
 #define MAX_SIDE SUDOKIT_MAX_SIDE
@@ -659,7 +660,7 @@ static int search(Work *w, int level, int qn, Ctx *ctx)
                     out[c] = (uint8_t)(ctz64(cand[c]) + 1);
             return ++ctx->count >= ctx->limit;
         }
-        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
+        if ((ctx->node_limit && ++ctx->nodes > ctx->node_limit) || sudokit_interrupted()) {
             ctx->aborted = 1;
             return 1;
         }
@@ -794,7 +795,7 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
             free(cells);
             return -1;
         }
-        if (ctx.count) {
+        if (ctx.count || sudokit_stopped) { /* stopped: the caller drops `out` */
             free(cells);
             return 0;
         }
@@ -1296,7 +1297,7 @@ static int dig(Digger *D, uint8_t *cells, const uint8_t *solution, const int *or
             if (r < 0)
                 D->gave_up = 1;
         }
-        if (D->oom)
+        if (D->oom || sudokit_stopped)
             break;
     }
     *exhausted = pos >= norbits;
@@ -1381,6 +1382,8 @@ static int solve_many(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint
             break;
         }
         counts[i] = ctx.count;
+        if (sudokit_stopped)
+            break;
     }
     if (!fast9)
         work_free(&w);
@@ -1408,6 +1411,8 @@ static int solve_many_generic(const Geo *g, const uint8_t *cells, Py_ssize_t cou
             break;
         }
         counts[i] = ctx.count;
+        if (sudokit_stopped)
+            break;
     }
     work_free(&w);
     return status;
@@ -1444,12 +1449,15 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     int status;
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(sols);
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
     if (generic)
         status = solve_many_generic(g, buf.buf, count, (uint64_t)limit, out, counts);
     else
         status = solve_many(g, buf.buf, count, (uint64_t)limit, out, counts);
     Py_END_ALLOW_THREADS;
+    if (sudokit_interrupt_end())
+        goto done;
     if (status < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1506,12 +1514,15 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
     uint8_t sol[MAX_SIDE * MAX_SIDE];
     uint64_t count = 0;
     int status;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
     if (generic)
         status = solve_many_generic(g, buf.buf, 1, (uint64_t)limit, sol, &count);
     else
         status = solve_many(g, buf.buf, 1, (uint64_t)limit, sol, &count);
     Py_END_ALLOW_THREADS;
+    if (sudokit_interrupt_end())
+        goto done;
     if (status < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1544,11 +1555,16 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     Work w;
     int ok = work_init(&w, g), status = -1;
     if (ok) {
+        sudokit_interrupt_begin();
         Py_BEGIN_ALLOW_THREADS;
         status = random_grid(&w, seed, (uint8_t *)PyBytes_AS_STRING(out));
         Py_END_ALLOW_THREADS;
     }
     work_free(&w);
+    if (sudokit_interrupt_end()) {
+        Py_DECREF(out);
+        return NULL;
+    }
     if (status < 0) {
         Py_DECREF(out);
         return PyErr_NoMemory();
@@ -1650,6 +1666,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     D.ua = ua;
     D.clue_bits = ua + (size_t)words * DIG_UAS;
     D.solution = solution;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
     /* The grid from the seed; the order of orbits from the next draws of a second stream. */
     if (random_grid(&w, seed, solution) < 0) {
@@ -1674,6 +1691,8 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
             status = -1;
     }
     Py_END_ALLOW_THREADS;
+    if (sudokit_interrupt_end())
+        goto done;
     if (status < 0) {
         PyErr_NoMemory();
         goto done;
@@ -1746,8 +1765,9 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
     D.w = (n == 9 && br == 3) ? NULL : &w;
     D.budget = budget;
     D.solution = sol;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
-    for (int c = 0; c < N && !D.oom && !(first && nfound); c++) {
+    for (int c = 0; c < N && !D.oom && !(first && nfound) && !sudokit_stopped; c++) {
         if (!cells[c])
             continue;
         cells[c] = 0;
@@ -1759,6 +1779,8 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
         cells[c] = sol[c];
     }
     Py_END_ALLOW_THREADS;
+    if (sudokit_interrupt_end())
+        goto done;
     if (D.oom) {
         PyErr_NoMemory();
         goto done;
@@ -1895,8 +1917,9 @@ static PyObject *py_solve_lines(PyObject *self, PyObject *args)
     const uint8_t *text = buf.buf, *end = text + buf.len, *p = text;
     uint8_t *o = (uint8_t *)PyBytes_AS_STRING(out);
     Py_ssize_t lines = 0;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
-    while (p < end) {
+    while (p < end && !sudokit_stopped) {
         const uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
         const uint8_t *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
         uint8_t cells[81], sol[81];
@@ -1936,6 +1959,8 @@ static PyObject *py_solve_lines(PyObject *self, PyObject *args)
         lines++;
     }
     Py_END_ALLOW_THREADS;
+    if (sudokit_interrupt_end())
+        goto done;
     Py_ssize_t written = (Py_ssize_t)(o - (uint8_t *)PyBytes_AS_STRING(out));
     if (_PyBytes_Resize(&out, written) < 0)
         goto done;

@@ -371,7 +371,7 @@ static int V9(search9)(S9 *s, Ctx *ctx)
                 V9(extract9)(s, out);
             return ++ctx->count >= ctx->limit;
         }
-        if (ctx->node_limit && ++ctx->nodes > ctx->node_limit) {
+        if ((ctx->node_limit && ++ctx->nodes > ctx->node_limit) || sudokit_interrupted()) {
             ctx->aborted = 1;
             return 1;
         }

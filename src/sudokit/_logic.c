@@ -21,6 +21,7 @@
 #include "_clogic/logic.h"
 
 #include "_faults.h"
+#include "_interrupt.h"
 
 /* ------------------------------------------------------------------ the sink */
 
@@ -429,7 +430,9 @@ static PyObject *py_find(PyObject *self, PyObject *args) {
         goto end;
     }
     if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
+    sudokit_interrupt_begin();
     TECHS[tech].find(s, &o);
+    if (sudokit_interrupt_end()) goto end;
     if (o.failed) { PyErr_NoMemory(); goto end; }
     out = PyList_New(o.nsteps);
     if (!out) goto end;
@@ -466,9 +469,11 @@ static PyObject *py_next_step(PyObject *self, PyObject *args) {
     if (!(s = new_state())) goto end;
     if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
     int found;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
     found = next_step(s, techs, ntechs, max_rating, &o);
     Py_END_ALLOW_THREADS
+    if (sudokit_interrupt_end()) goto end;
     if (o.failed) { PyErr_NoMemory(); goto end; }
     out = found ? export_step(&o, o.steps) : Py_NewRef(Py_None);
 end:
@@ -516,8 +521,10 @@ static PyObject *py_path(PyObject *self, PyObject *args) {
     if (!(s = new_state())) goto end;
     if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
     int broken = 0;
+    sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
     for (;;) {
+        if (sudokit_poll_signals()) break; /* between steps; a chaining step checks inside too */
         if (ls_solved(s)) { end = END_SOLVED; break; }
         if (deadline >= 0 && monotonic_now() > deadline) { end = END_TIMEOUT; break; }
         if (!next_step(s, techs, ntechs, max_rating, &o)) { end = END_STUCK; break; }
@@ -538,6 +545,7 @@ static PyObject *py_path(PyObject *self, PyObject *args) {
         if (!apply_step(s, &o, st)) { broken = 1; break; }
     }
     Py_END_ALLOW_THREADS
+    if (sudokit_interrupt_end()) goto end;
     if (o.failed || path.failed) { PyErr_NoMemory(); goto end; }
     if (broken) {
         PyErr_Format(PyExc_RuntimeError, "internal error: a %s step changed nothing",

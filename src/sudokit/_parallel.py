@@ -59,6 +59,9 @@ def default_jobs() -> int:
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
+# Seconds stop_pool waits for a terminated worker to end before it kills it.
+_STOP_WAIT = 1.0
+
 
 def _die_with_parent(parent: int) -> None:
     """Worker initializer: end this worker when the process that started it ends, however it
@@ -66,9 +69,14 @@ def _die_with_parent(parent: int) -> None:
     SIGKILL, would otherwise leave the workers running on their queue until they are killed
     one by one). On Linux the kernel sends SIGKILL at the parent's death; the check after the
     call covers a parent that was already gone."""
+    import signal
+
+    # Ctrl+C reaches the whole process group: the parent decides what stops (stop_pool); a
+    # worker that died of it half-way through writing a result would leave the pool's reader
+    # waiting for the rest for ever.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         import ctypes
-        import signal
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -176,6 +184,27 @@ def stop_pool(pool: ProcessPoolExecutor, before: set[BaseProcess]) -> None:
     cancelled (``InvalidStateError``), which reaches the user as a traceback."""
     import multiprocessing
 
+    # (see below; shutdown forgets them)
+    results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False)
-    for worker in set(multiprocessing.active_children()) - before:
+    workers = set(multiprocessing.active_children()) - before
+    for worker in workers:
         worker.terminate()
+    for worker in workers:
+        worker.join(_STOP_WAIT)
+        if worker.is_alive():  # pragma: no cover - SIGTERM is not ignored by workers
+            worker.kill()
+            worker.join(_STOP_WAIT)
+    # A worker ended while writing a result leaves half a message in the result pipe, and the
+    # pool's manager thread waits for the rest, which this process's own copy of the pipe's
+    # write end keeps possible: the exit's join of that thread then hangs. With the workers
+    # gone, closing that copy gives the reader an end of file instead (the pool is broken).
+    # The manager thread then ends (bounded here): the interpreter's exit wakes the managers
+    # it knows, and one closing its wake-up pipe at that moment made a write to it fail with
+    # a traceback.
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+    if manager is not None:
+        manager.join(_STOP_WAIT)

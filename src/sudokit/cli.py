@@ -20,6 +20,7 @@ Exit status, the same in every command:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -56,7 +57,8 @@ SHAPES_HELP = (
     f"Shapes: boxes of ROWSxCOLS cells, each side at least 2, giving grids of side 4 to "
     f"{MAX_SIDE} (2x2, 2x3, 3x3, 3x4, 4x4, 5x5, 6x6 ...); square boxes are inferred from the "
     "cell count, others need --shape unless a record states it. Exit status: 0 all done, 1 some "
-    "input bad, unsolvable or not unique (each reported on stderr), 2 usage error."
+    "input bad, unsolvable or not unique (each reported on stderr), 2 usage error, 130 "
+    "interrupted (Ctrl+C)."
 )
 
 
@@ -97,8 +99,38 @@ def _span(kind: type[int] | type[float], example: str) -> Any:
     return parse
 
 
-_range_arg = _span(float, "6.5-8.0")
 _clues_arg = _span(int, "22-26")
+_float_span = _span(float, "6.5-8.0")
+
+
+def _range_arg(text: str) -> tuple[float, float]:
+    """An ER range ``LO-HI`` (or one value) on Sudoku Explainer's scale: a target off the
+    scale can never be met, so it is a usage error at once rather than a long search."""
+    from .rating import er_range
+
+    try:
+        return er_range(*_float_span(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _er_arg(text: str) -> float:
+    """One ER on the scale."""
+    lo, hi = _range_arg(text)
+    if lo != hi:
+        raise argparse.ArgumentTypeError(f"expected one ER, got the range {text!r}")
+    return lo
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (``nan``, ``inf``, 0 and below are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _split(text: str | None) -> list[str] | None:
@@ -120,14 +152,11 @@ def _duration(text: str) -> float:
     units = {"s": 1.0, "m": 60.0, "h": 3600.0}
     scale = units.get(text[-1:].lower(), 0.0)
     try:
-        value = float(text[:-1] if scale else text) * (scale or 1.0)
-    except ValueError:
+        return _seconds(text[:-1] if scale else text) * (scale or 1.0)
+    except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"expected seconds or a time like 90m or 8h, got {text!r}"
+            f"expected a positive time in seconds or like 90m or 8h, got {text!r}"
         ) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive time, got {text!r}")
-    return value
 
 
 # The parser ------------------------------------------------------------------------------------
@@ -155,7 +184,9 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     )
     one.add_argument("--shape", type=_shape_arg, help="box shape, e.g. 2x3, when not inferable")
     output = parent()
-    output.add_argument("-o", "--output", help="write to this file instead of stdout")
+    output.add_argument(
+        "-o", "--output", help="write to this file instead of stdout (- for stdout)"
+    )
     jobs = parent()
     jobs.add_argument(
         "--jobs", "-j", type=_positive, default=None, help="worker processes (default: all cores)"
@@ -330,7 +361,7 @@ def _generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bo
     )
     g.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds per puzzle to keep trying new grids for a target (default 60)",
     )
@@ -370,7 +401,7 @@ def _hunt_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     if not full:
         return
     hu.add_argument(
-        "--min-er", type=float, required=True, metavar="X", help="the least ER a find has"
+        "--min-er", type=_er_arg, required=True, metavar="X", help="the least ER a find has"
     )
     seeds = hu.add_mutually_exclusive_group()
     seeds.add_argument("--seeds", metavar="FILE", help="seed puzzles (any format sudokit reads)")
@@ -450,7 +481,13 @@ def _rate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     if not full:
         return
-    r.add_argument("--format", choices=("serate", "json", "csv"), default="serate")
+    r.add_argument(
+        "--format",
+        choices=("serate", "json", "csv"),
+        default="serate",
+        help="serate: the puzzle and ED=ER/EP/ED as Sudoku Explainer's serate prints it "
+        "(default); json: an object a line; csv: a header, then a row a puzzle",
+    )
     r.set_defaults(func=_rate)
 
 
@@ -502,7 +539,13 @@ def _pdf_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     )
     if not full:
         return
-    b.add_argument("-o", "--output", dest="book", required=True, help="the PDF file to write")
+    b.add_argument(
+        "-o",
+        "--output",
+        dest="book",
+        required=True,
+        help="the PDF file to write (-: stdout, not a terminal)",
+    )
     _book_options(b)
     b.set_defaults(func=_pdf)
 
@@ -553,7 +596,7 @@ def _serve_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool)
     )
     sv.add_argument(
         "--time-limit",
-        type=float,
+        type=_seconds,
         default=15.0,
         help="seconds a request may spend on CPU work before a 503 (default 15)",
     )
@@ -586,7 +629,7 @@ def _play_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     w.add_argument("--no-browser", action="store_true", help="do not open the browser")
     w.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=15.0,
         help="seconds to make a puzzle the bank lacks before giving up (default 15)",
     )
@@ -605,7 +648,9 @@ def _html_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     if not full:
         return
-    m.add_argument("-o", "--output", dest="page", required=True, help="the HTML file to write")
+    m.add_argument(
+        "-o", "--output", dest="page", required=True, help="the HTML file to write (- for stdout)"
+    )
     m.set_defaults(func=_html)
 
 
@@ -702,7 +747,7 @@ def _bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
         "--symmetry", choices=[*SYMMETRIES, "random"], default="rot180", help="default rot180"
     )
     f.add_argument("--seed", type=int, help="seed (default: the run's, else random)")
-    f.add_argument("--timeout", type=float, default=60.0, help="seconds a puzzle (default 60)")
+    f.add_argument("--timeout", type=_seconds, default=60.0, help="seconds a puzzle (default 60)")
     f.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
     f.add_argument("--er", type=_range_arg, help="ER range, e.g. 6.5-8.0")
     f.add_argument("--require", help="techniques the solve path must use, comma-separated")
@@ -833,8 +878,9 @@ def _unique(grid: Grid, where: str) -> str | None:
 
 @contextmanager
 def _output(path: str | None) -> Iterator[TextIO]:
-    """stdout, or the file ``path`` (a clear failure when it cannot be opened)."""
-    if path is None:
+    """stdout (no ``path``, or ``-``), or the file ``path`` (a clear failure when it cannot be
+    opened); a file is written as it goes, through a symbolic link, into a FIFO or device."""
+    if path is None or path == "-":
         yield sys.stdout
         return
     with ExitStack() as stack:
@@ -1138,11 +1184,15 @@ def _techniques(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _write_book(items: Iterable[Any], path: str, err: TextIO, command: str, **options: Any) -> int:
-    """Write the book, or say why not; the exit status."""
+    """Write the book (``-``: to standard output, unless it is a terminal), or say why not;
+    the exit status."""
     from .render.pdf import book
 
+    if path == "-" and sys.stdout.isatty():
+        raise _Fail(f"sudokit {command}: error: a PDF to a terminal: give -o FILE, or a pipe", 2)
     try:
-        summary = book(items, path, **options)
+        sys.stdout.flush()
+        summary = book(items, sys.stdout.buffer if path == "-" else path, **options)
     except OSError as e:
         raise _Fail(f"sudokit {command}: cannot write {path}: {e.strerror or e}") from None
     except ValueError as e:
@@ -1191,6 +1241,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         OUTPUT_OPTIONS,
         csv_header,
         format_records,
+        minimal_kind,
         options_comment,
         resume_check,
         resume_point,
@@ -1214,18 +1265,21 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     except ValueError as e:
         raise _Fail(f"sudokit generate: error: {e}", 2) from None
     work = _workers(args)
-    if args.resume and not args.output:
+    if args.resume and args.output in (None, "-"):
         raise _Fail("sudokit generate: error: --resume needs -o FILE", 2)
     if args.resume and args.pdf:
         raise _Fail("sudokit generate: error: --resume cannot add to a --pdf book", 2)
     seed = args.seed
     start = 0
-    path = Path(args.output) if args.output else None
+    path = Path(args.output) if args.output not in (None, "-") else None
     options = {k: getattr(args, k) for k in OUTPUT_OPTIONS}
     options["er"], options["require"], options["allow"] = (
         args.er,
         _split(args.require),
         _split(args.allow),
+    )
+    options["minimal"] = minimal_kind(
+        args.minimal, args.clues is not None or args.max_clues is not None, args.symmetry
     )
     if args.resume and path is not None and path.exists():
         try:
@@ -1347,16 +1401,14 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         vicinity = Vicinity.parse(args.vicinity)
     except ValueError as e:
         raise _Fail(f"sudokit hunt: error: {e}", 2) from None
-    if not 1.0 <= args.min_er <= 20.0:
-        raise _Fail(f"sudokit hunt: error: --min-er {args.min_er:g} is outside 1.0-20.0", 2)
     if args.db and (args.output or args.resume):
         raise _Fail("sudokit hunt: error: --db stores the finds; -o and --resume are for files", 2)
-    if args.resume and not args.output:
+    if args.resume and args.output in (None, "-"):
         raise _Fail("sudokit hunt: error: --resume needs -o FILE", 2)
     if args.from_bank is not None and not args.db:
         raise _Fail("sudokit hunt: error: --from-bank needs --db", 2)
     work = _workers(args)
-    path = Path(args.output) if args.output else None
+    path = Path(args.output) if args.output not in (None, "-") else None
     options: dict[str, object] = {
         "format": args.format,
         "min_er": args.min_er,
@@ -1527,8 +1579,6 @@ def _service(command: str, args: argparse.Namespace, ports: list[int], err: Text
     from .bank import Bank
     from .web.run import is_loopback
 
-    if args.time_limit <= 0:
-        raise _Fail(f"sudokit {command}: error: the time limit must be positive", 2)
     db = args.db or os.environ.get("SUDOKIT_DB") or "sudokit.db"
     try:
         Bank(db).close()  # made when missing; a bad URL or a foreign file fails here
@@ -1590,8 +1640,7 @@ def _play(args: argparse.Namespace, err: TextIO) -> int:
 
 
 def _html(args: argparse.Namespace, err: TextIO) -> int:
-    from pathlib import Path
-
+    from ._files import replacing
     from .web.page import offline_page, puzzle_data
 
     source = _source(args)
@@ -1612,7 +1661,13 @@ def _html(args: argparse.Namespace, err: TextIO) -> int:
     if not puzzles:
         raise _Fail(f"sudokit html: no puzzle to write from {source.name}")
     try:
-        Path(args.page).write_text(offline_page(puzzles), encoding="utf-8")
+        page = offline_page(puzzles).encode()
+        if args.page == "-":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(page)
+        else:
+            with replacing(args.page) as f:
+                f.write(page)
     except OSError as e:
         raise _Fail(f"sudokit html: cannot write {args.page}: {e.strerror or e}") from None
     err.write(f"{args.page}: {len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}\n")

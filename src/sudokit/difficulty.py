@@ -32,7 +32,7 @@ from ._shape import Shape
 from .generator import Generated, PuzzleStream
 from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
-from .rating import UNSOLVED_RATING, Level, Rating, hodoku, rate
+from .rating import ER_SCALE, UNSOLVED_RATING, Level, Rating, er_range, hodoku, rate
 
 __all__ = [
     "REQUEST_FIELDS",
@@ -459,20 +459,14 @@ def difficulty(
             raise ValueError(
                 f"unknown HoDoKu level {hodoku_level!r}; choose from {', '.join(HODOKU_LEVELS)}"
             )
-    lo, hi = 1.0, 20.0
+    lo, hi = ER_SCALE
     if level is not None:
         lv = level if isinstance(level, Level) else Level.parse(level)
         lo, hi = lv.range
     if rating is not None:
-        rlo, rhi = rating
-        if rlo > rhi:
-            raise ValueError(f"rating range {rlo}-{rhi} is empty")
+        rlo, rhi = er_range(*rating)
         lo, hi = max(lo, rlo), min(hi, rhi)
-        if lo > hi:
-            if level is None:
-                raise ValueError(
-                    f"ER range {rlo:g}-{rhi:g} is outside Sudoku Explainer's scale (1.0-20.0)"
-                )
+        if lo > hi and level is not None:  # within the scale, so only a level can empty it
             name = str(level).lower()
             raise ValueError(
                 f"ER range {rlo:g}-{rhi:g} is outside level {name} (ER {lo_hi_text(level)})"

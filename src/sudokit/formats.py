@@ -46,7 +46,9 @@ Lenient reading rules:
 
 :func:`read_puzzles` streams a file: one puzzle per line, or pretty grids of several lines
 separated by blank lines (a line holding n cells, or a rule line, starts one; it ends at a blank
-line or once it has n rows and its bottom rule), or JSON documents one per line (a line starting
+line, once it has n rows and its bottom rule, or before a line holding a whole grid's square
+count of cells, more than a row's: a short bad line above puzzle lines is one bad record and
+the puzzles below it are read), or JSON documents one per line (a line starting
 with ``{`` or ``[``). With no shape given, a line of 16 or 36 cells is a row of a 16x16 or
 36x36 grid only if it has ``|``, spaces between cells, or a symbol above 4 or 6; otherwise it
 is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
@@ -598,7 +600,7 @@ def _collect(
         row = _dash_kind(s, n) != "rule"
         if (
             raw.lstrip().startswith(("{", "["))
-            or (row and n is not None and rows >= n)
+            or (row and n is not None and (rows >= n or _whole_grid(s, n)))
             or (row and rows == 0 and not _starts_block(s, shape))
             or _is_dash_puzzle(s, n)
             or len(block) > 2 * (n or MAX_SIDE) + 8
@@ -608,6 +610,14 @@ def _collect(
         block.append(item)
         take(s)
     return block, rows
+
+
+def _whole_grid(s: str, n: int) -> bool:
+    """Whether line ``s``, met where a row of ``n`` cells should be, is rather a whole grid:
+    more cells than a row and a square count. It starts a record of its own, so that a short
+    line above it (junk, a typo) is one bad record and does not swallow the puzzles below."""
+    count = len(clean_cells(s))
+    return count > n and math.isqrt(count) ** 2 == count
 
 
 def _square_sides(n: int) -> tuple[int, int]:

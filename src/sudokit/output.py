@@ -263,6 +263,16 @@ def _option_text(value: object) -> str:
     return str(value).replace(" ", "_").lower()  # names are read case-insensitively
 
 
+def minimal_kind(asked: bool, clue_target: bool, symmetry: str) -> str:
+    """What the options line states of minimality: ``yes`` (every record minimal clue by
+    clue: asked for, or the default without a symmetry), ``orbits`` (the default: no
+    symmetric orbit of clues can go) or ``no`` (a clue target alone). Files written before
+    ``orbits`` existed state ``no`` for it; :func:`resume_check` takes them as they were."""
+    if asked or (not clue_target and symmetry == "none"):
+        return "yes"
+    return "no" if clue_target else "orbits"
+
+
 def options_comment(options: dict[str, object], *, command: str = "generate") -> str:
     """The first line of a file ``sudokit generate -o`` (or ``sudokit hunt -o``: give the
     ``command``) writes (not in csv, which has no comments): the options that change its
@@ -298,6 +308,12 @@ def resume_check(path: Path, options: dict[str, object], *, command: str = "gene
     line = f"{_OPTIONS_START}{command}"
     if first.startswith(line + " "):
         stated = dict(item.partition("=")[::2] for item in first.split()[3:])
+        no_target = ours.get("clues", "-") == ours.get("max_clues", "-") == "-"
+        # older files said "no" for the default (--minimal not given), which made the
+        # puzzles orbit-minimal, and minimal without a symmetry
+        default = ours.get("minimal") == "orbits" or stated.get("symmetry") == "none"
+        if stated.get("minimal") == "no" and no_target and default:
+            stated["minimal"] = str(ours.get("minimal"))
     elif options.get("format") == "csv" and first.startswith("index,"):
         stated = _csv_options(first, second, ours)
     else:

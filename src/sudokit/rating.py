@@ -38,10 +38,12 @@ from .logic import (
 from .logic.hodoku import HodokuGrade, hodoku_grade
 
 __all__ = [
+    "ER_SCALE",
     "UNSOLVED_RATING",
     "Level",
     "Rating",
     "Screened",
+    "er_range",
     "hodoku",
     "rate",
     "rate_many",
@@ -50,6 +52,26 @@ __all__ = [
 
 #: SE's rating for a puzzle its techniques cannot solve.
 UNSOLVED_RATING = 20.0
+
+#: Sudoku Explainer's scale, inclusive: every ER lies in it.
+ER_SCALE = (1.0, UNSOLVED_RATING)
+
+
+def er_range(lo: float, hi: float) -> tuple[float, float]:
+    """``(lo, hi)`` when it is a range of ERs on the scale; ValueError naming the problem
+    (out of :data:`ER_SCALE`, not a number, backwards) otherwise: a target outside the scale
+    can never be met, and quietly narrowing it to the scale would search for something else.
+
+    >>> er_range(6.5, 8)
+    (6.5, 8.0)
+    """
+    low, top = ER_SCALE
+    if not (low <= lo <= top and low <= hi <= top):  # also refuses NaN
+        what = f"ER {lo:g}" if lo == hi else f"ER range {lo:g}-{hi:g}"
+        raise ValueError(f"{what} is outside Sudoku Explainer's scale ({low:g}-{top:g})")
+    if lo > hi:
+        raise ValueError(f"ER range {lo:g}-{hi:g} is empty")
+    return float(lo), float(hi)
 
 
 class Level(IntEnum):

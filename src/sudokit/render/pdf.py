@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from .._files import replacing
 from .._grid import Grid
 from .._shape import Shape
 from ..generator import Generated
@@ -572,18 +572,10 @@ def book(
         raise ValueError(f"unknown label field {unknown[0]!r}; choose from {LABEL_FIELDS}")
 
     if isinstance(path_or_file, str | os.PathLike):
-        final = Path(os.fspath(path_or_file))
-        fd, part = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".part", dir=final.parent)
-        os.close(fd)
-        try:
-            summary = _write(
-                puzzles, part, per_page, page_size, title, labels, solutions, explain, pencil_marks
+        with replacing(path_or_file) as f:
+            return _write(
+                puzzles, f, per_page, page_size, title, labels, solutions, explain, pencil_marks
             )
-            os.replace(part, final)
-        finally:
-            if os.path.exists(part):
-                os.unlink(part)
-        return summary
     return _write(
         puzzles, path_or_file, per_page, page_size, title, labels, solutions, explain, pencil_marks
     )
@@ -610,7 +602,9 @@ def _write(
         target,
         pagesize=size,
         pageCompression=1,
-        invariant=1,
+        # dated now; with SOURCE_DATE_EPOCH set, dated then and the same bytes every time
+        # (reportlab reads it; its invariant mode alone would date every book 2000-01-01)
+        invariant=bool(os.environ.get("SOURCE_DATE_EPOCH", "").strip()),
         initialFontName=regular,  # type: ignore[arg-type]  # the stubs say float, wrongly
     )
     canvas.setAuthor("sudokit")

@@ -206,7 +206,10 @@ class PuzzleQuery(BaseModel):
     shape: Annotated[
         str, Field(description="Side ('9') or boxes ('3x3'), up to 16x16.", max_length=16)
     ] = "3x3"
-    symmetry: Literal[tuple(SYMMETRIES)] | None = None  # type: ignore[valid-type]
+    symmetry: Annotated[
+        Literal[tuple(SYMMETRIES)] | None,  # type: ignore[valid-type]
+        Field(description="The clue pattern's symmetry: " + ", ".join(SYMMETRIES) + "."),
+    ] = None
 
     @classmethod
     def of(cls, query: QueryParams) -> PuzzleQuery:
@@ -737,13 +740,20 @@ def _docs_page(schema: dict[str, Any]) -> HTMLResponse:
     self-contained page (no scripts from elsewhere)."""
     from html import escape
 
+    def text(s: str) -> str:
+        """``s`` escaped, with its `inline code` as code."""
+        pieces = escape(s).split("`")
+        if len(pieces) % 2 == 0:  # an odd backtick: no code
+            return escape(s)
+        return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(pieces))
+
     parts = [
         "<!doctype html><meta charset='utf-8'><title>sudokit API</title>",
         "<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
         "padding:0 1rem}code,pre{background:#f4f4f8;padding:0 .2em}h2{margin-top:2rem}"
         ".m{font-weight:bold;color:#4f46e5}</style>",
         f"<h1>{escape(schema['info']['title'])}</h1>",
-        f"<p>{escape(schema['info'].get('description', ''))}</p>",
+        f"<p>{text(schema['info'].get('description', ''))}</p>",
         "<p>Machine-readable: <a href='/api/v1/openapi.json'>/api/v1/openapi.json</a> "
         "(OpenAPI 3.1).</p>",
     ]
@@ -752,7 +762,7 @@ def _docs_page(schema: dict[str, Any]) -> HTMLResponse:
             parts.append(
                 f"<h2><span class='m'>{method.upper()}</span> <code>{escape(path)}</code></h2>"
             )
-            parts.append(f"<p>{escape(op.get('description') or op.get('summary') or '')}</p>")
+            parts.append(f"<p>{text(op.get('description') or op.get('summary') or '')}</p>")
             params = op.get("parameters", [])
             if params:
                 parts.append("<ul>")
@@ -760,7 +770,7 @@ def _docs_page(schema: dict[str, Any]) -> HTMLResponse:
                     desc = p.get("description") or p.get("schema", {}).get("description", "")
                     parts.append(
                         f"<li><code>{escape(p['name'])}</code> ({escape(p['in'])}): "
-                        f"{escape(desc)}</li>"
+                        f"{text(desc)}</li>"
                     )
                 parts.append("</ul>")
             body = op.get("requestBody", {}).get("content", {}).get("application/json")
@@ -770,7 +780,7 @@ def _docs_page(schema: dict[str, Any]) -> HTMLResponse:
                 parts.append(f"<p>JSON body <code>{escape(ref)}</code>:</p><ul>")
                 for name, prop in model.get("properties", {}).items():
                     desc = prop.get("description", "")
-                    parts.append(f"<li><code>{escape(name)}</code>: {escape(desc)}</li>")
+                    parts.append(f"<li><code>{escape(name)}</code>: {text(desc)}</li>")
                 parts.append("</ul>")
     return HTMLResponse("\n".join(parts))
 

@@ -150,6 +150,8 @@ done:
 
 /* ch_chaining made for each kind of engine (the hot loop with its settings as constants). */
 static int ch_do_chaining(ch_Engine *e, int *absurd_on, int *absurd_off) {
+    /* Ctrl+C (_interrupt.h): unwind as when memory runs out, and the engine is dropped */
+    if (sudokit_interrupted()) { e->failed = 1; return 0; }
     if (e->dynamic && e->nesting <= 0 && !e->nishio) return ch_chaining(e, absurd_on, absurd_off, 1, 1, 0);
     return ch_chaining(e, absurd_on, absurd_off, e->dynamic, !e->nishio, e->nesting > 0);
 }
