@@ -434,7 +434,7 @@ def test_resume_refuses_a_foreign_seed(tmp_path: Path, capsys: pytest.CaptureFix
     ("extra", "stated"),
     [
         ([], "minimal=orbits"),  # the default: orbit-minimal (it said minimal=no)
-        (["--minimal"], "minimal=yes"),
+        (["--minimal"], "minimal=orbits"),  # the same dig (it said minimal=yes)
         (["--symmetry", "none"], "minimal=yes"),
         (["--max-clues", "40"], "minimal=no"),
     ],
@@ -449,11 +449,28 @@ def test_the_options_line_says_how_minimal_the_puzzles_are(
     assert f" {stated} " in first
     if stated == "minimal=orbits":
         assert all("orbit_minimal=yes" in r for r in records)
-    # a file from before, whose line said minimal=no for the default, still resumes
-    older = first if "--minimal" in extra else first.replace(stated, "minimal=no")
+    # a file from before, whose line said minimal=no for the default (yes with --minimal)
+    # and rate=no, still resumes
+    older = first.replace(stated, "minimal=yes" if "--minimal" in extra else "minimal=no")
     out.write_text("\n".join([older, records[0]]) + "\n", encoding="utf-8")
     assert main([*args[:2], "4", *args[3:], "--resume"]) == 0
     assert out.read_text(encoding="utf-8").splitlines()[1:4] == records
+
+
+def test_the_options_line_is_the_requests_text_form(tmp_path: Path) -> None:
+    from sudokit import Request
+
+    out = tmp_path / "out"
+    args = ["generate", "-n", "2", "--seed", "4", "-j", "1", "-o", str(out), "--shape", "2x3"]
+    assert main([*args, "--level", "easy"]) == 0
+    first, *records = out.read_text(encoding="utf-8").splitlines()
+    assert first.startswith("# sudokit generate format=line with_solution=no ")
+    request = Request.parse(first.split(" ", 3)[3])
+    assert request == Request.of(shape="2x3", level="easy")
+    # files from before stated rate=no for rated puzzles of a level: they resume
+    out.write_text(first.replace("rate=yes", "rate=no") + "\n" + records[0] + "\n", "utf-8")
+    assert main([*args[:2], "3", *args[3:], "--level", "easy", "--resume"]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[1:3] == records
 
 
 @pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])

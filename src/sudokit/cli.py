@@ -1238,10 +1238,8 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     from .difficulty import Request, generate_many
     from .generator import check_timeout
     from .output import (
-        OUTPUT_OPTIONS,
         csv_header,
         format_records,
-        minimal_kind,
         options_comment,
         resume_check,
         resume_point,
@@ -1272,15 +1270,8 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     seed = args.seed
     start = 0
     path = Path(args.output) if args.output not in (None, "-") else None
-    options = {k: getattr(args, k) for k in OUTPUT_OPTIONS}
-    options["er"], options["require"], options["allow"] = (
-        args.er,
-        _split(args.require),
-        _split(args.allow),
-    )
-    options["minimal"] = minimal_kind(
-        args.minimal, args.clues is not None or args.max_clues is not None, args.symmetry
-    )
+    # What changes the records: the output's form and the request (its own text form).
+    options = {"format": args.format, "with_solution": args.with_solution, **request.items()}
     if args.resume and path is not None and path.exists():
         try:
             resume_check(path, options)

@@ -271,7 +271,12 @@ require=x-wing allow=- hodoku_level=- rate=yes'
 
     def text(self) -> str:
         """The stable text form: ``name=value`` for every field, ``-`` for none."""
-        return " ".join(f"{name}={self._text_of(name)}" for name in REQUEST_FIELDS)
+        return " ".join(f"{name}={value}" for name, value in self.items().items())
+
+    def items(self) -> dict[str, str]:
+        """The fields as the text form writes them, by name, in :data:`REQUEST_FIELDS`'
+        order."""
+        return {name: self._text_of(name) for name in REQUEST_FIELDS}
 
     def _text_of(self, name: str) -> str:
         value = getattr(self, name)

@@ -231,22 +231,6 @@ def _meta_of(record: str, fmt: str) -> tuple[int, int] | None:
     return None
 
 
-#: The options of ``sudokit generate`` that change its records; a resumed run must repeat them.
-OUTPUT_OPTIONS = (
-    "format",
-    "shape",
-    "symmetry",
-    "clues",
-    "max_clues",
-    "minimal",
-    "with_solution",
-    "level",
-    "er",
-    "require",
-    "allow",
-    "hodoku_level",
-    "rate",
-)
 #: What the options line of any command's output starts with (``sudokit hunt`` writes one too).
 _OPTIONS_START = "# sudokit "
 
@@ -261,16 +245,6 @@ def _option_text(value: object) -> str:
     if isinstance(value, list | tuple):
         return ",".join(str(v) for v in value)
     return str(value).replace(" ", "_").lower()  # names are read case-insensitively
-
-
-def minimal_kind(asked: bool, clue_target: bool, symmetry: str) -> str:
-    """What the options line states of minimality: ``yes`` (every record minimal clue by
-    clue: asked for, or the default without a symmetry), ``orbits`` (the default: no
-    symmetric orbit of clues can go) or ``no`` (a clue target alone). Files written before
-    ``orbits`` existed state ``no`` for it; :func:`resume_check` takes them as they were."""
-    if asked or (not clue_target and symmetry == "none"):
-        return "yes"
-    return "no" if clue_target else "orbits"
 
 
 def options_comment(options: dict[str, object], *, command: str = "generate") -> str:
@@ -289,7 +263,8 @@ def options_comment(options: dict[str, object], *, command: str = "generate") ->
 
 
 def resume_check(path: Path, options: dict[str, object], *, command: str = "generate") -> None:
-    """Raise ValueError naming every option of ``options`` (see :data:`OUTPUT_OPTIONS`) that
+    """Raise ValueError naming every option of ``options`` (the output's form and the request's
+    fields, as :func:`options_comment` writes them) that
     differs from what made the records already in ``path``, so a resumed run never mixes
     puzzles made with other options into one file.
 
@@ -308,12 +283,7 @@ def resume_check(path: Path, options: dict[str, object], *, command: str = "gene
     line = f"{_OPTIONS_START}{command}"
     if first.startswith(line + " "):
         stated = dict(item.partition("=")[::2] for item in first.split()[3:])
-        no_target = ours.get("clues", "-") == ours.get("max_clues", "-") == "-"
-        # older files said "no" for the default (--minimal not given), which made the
-        # puzzles orbit-minimal, and minimal without a symmetry
-        default = ours.get("minimal") == "orbits" or stated.get("symmetry") == "none"
-        if stated.get("minimal") == "no" and no_target and default:
-            stated["minimal"] = str(ours.get("minimal"))
+        _read_old_options(stated, ours)
     elif options.get("format") == "csv" and first.startswith("index,"):
         stated = _csv_options(first, second, ours)
     else:
@@ -328,6 +298,19 @@ def resume_check(path: Path, options: dict[str, object], *, command: str = "gene
     ]
     if differ:
         raise ValueError(f"{path}: cannot resume with other options: " + "; ".join(differ))
+
+
+def _read_old_options(stated: dict[str, str], ours: dict[str, str]) -> None:
+    """Files written before the request value stated ``minimal=no`` (or ``yes`` with
+    ``--minimal``) for puzzles dug to minimal without a clue target, orbit-minimal with a
+    symmetry; and ``rate=no`` for puzzles rated because a difficulty target was given. They
+    were made as they are made now: take them so."""
+    no_target = ours.get("clues", "-") == ours.get("max_clues", "-") == "-"
+    if no_target and stated.get("minimal") in ("no", "yes") and "minimal" in ours:
+        stated["minimal"] = ours["minimal"]
+    targets = ("level", "er", "require", "allow", "hodoku_level")
+    if stated.get("rate") == "no" and any(stated.get(k, "-") != "-" for k in targets):
+        stated["rate"] = "yes"
 
 
 def _csv_options(header: str, row: str, ours: dict[str, str]) -> dict[str, str]:
