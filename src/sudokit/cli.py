@@ -44,6 +44,8 @@ from .formats import FORMATS, PuzzleSource, Record, format_candidates, format_gr
 # on a small file is mostly start-up) loads no module another command needs: not the logic
 # engine, the generator, the progress bar or the worker pools. tests/test_imports.py checks it.
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tqdm import tqdm
 
     from ._grid import Grid
@@ -1232,6 +1234,30 @@ def _pdf(args: argparse.Namespace, err: TextIO) -> int:
     return status or (1 if bad else 0)
 
 
+def _resume(
+    path: Path, options: dict[str, object], fmt: str, seed: int | None, command: str
+) -> tuple[int | None, int]:
+    """Where ``sudokit COMMAND --resume`` goes on in ``path``: the file's seed and next index,
+    after checking that ``options`` made its records, and with a partial last record cut off.
+    Refuses (exit 1; exit 2 for another ``--seed``) what cannot be resumed."""
+    from .output import resume_check, resume_point
+
+    try:
+        resume_check(path, options, command=command)
+        point = resume_point(path, fmt)
+    except ValueError as e:
+        raise _Fail(f"sudokit {command}: {e}") from None
+    except OSError as e:
+        raise _Fail(f"sudokit {command}: cannot read {path}: {e.strerror or e}") from None
+    if seed is not None and point.seed is not None and seed != point.seed:
+        raise _Fail(
+            f"sudokit {command}: error: {path} was made with seed {point.seed}, not {seed}", 2
+        )
+    with path.open("r+b") as f:
+        f.truncate(point.length)
+    return (point.seed if point.seed is not None else seed), point.next_index
+
+
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
     from pathlib import Path
 
@@ -1241,8 +1267,6 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         csv_header,
         format_records,
         options_comment,
-        resume_check,
-        resume_point,
     )
 
     try:
@@ -1273,21 +1297,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     # What changes the records: the output's form and the request (its own text form).
     options = {"format": args.format, "with_solution": args.with_solution, **request.items()}
     if args.resume and path is not None and path.exists():
-        try:
-            resume_check(path, options)
-            point = resume_point(path, args.format)
-        except ValueError as e:
-            raise _Fail(f"sudokit generate: {e}") from None
-        except OSError as e:
-            raise _Fail(f"sudokit generate: cannot read {path}: {e.strerror or e}") from None
-        if seed is not None and point.seed is not None and seed != point.seed:
-            raise _Fail(
-                f"sudokit generate: error: {path} was made with seed {point.seed}, not {seed}", 2
-            )
-        seed = point.seed if point.seed is not None else seed
-        start = point.next_index
-        with path.open("r+b") as f:
-            f.truncate(point.length)
+        seed, start = _resume(path, options, args.format, seed, "generate")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     with ExitStack() as stack:
@@ -1384,8 +1394,6 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         format_facts,
         options_comment,
         read_labelled,
-        resume_check,
-        resume_point,
     )
 
     try:
@@ -1414,26 +1422,17 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
         bank = stack.enter_context(_bank(args, create=True)) if args.db else None
         seeds, status = _hunt_seeds(args, bank, err)
         if args.resume and path is not None and path.exists():
+            seed, start = _resume(path, options, args.format, seed, "hunt")
             try:
-                resume_check(path, options, command="hunt")
-                point = resume_point(path, args.format)
                 with path.open(encoding="utf-8") as f:
                     earlier = [
                         (rec.grid, label.er)
                         for rec, label in read_labelled(f, source=str(path))
                         if rec.grid is not None
                     ]
-            except ValueError as e:
-                raise _Fail(f"sudokit hunt: {e}") from None
-            except OSError as e:
-                raise _Fail(f"sudokit hunt: cannot read {path}: {e.strerror or e}") from None
-            if seed is not None and point.seed is not None and seed != point.seed:
-                raise _Fail(f"sudokit hunt: error: {path} was made with seed {point.seed}", 2)
-            seed = point.seed if point.seed is not None else seed
-            start = point.next_index
+            except (ValueError, OSError) as e:
+                raise _Fail(f"sudokit hunt: cannot read {path}: {e}") from None
             earlier = earlier[:start]
-            with path.open("r+b") as raw:
-                raw.truncate(point.length)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         out: TextIO = sys.stdout
