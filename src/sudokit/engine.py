@@ -19,16 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from . import _engine
 from ._grid import Grid, batch_shape
 from ._shape import Shape
-from .errors import NotUniqueError
+from .errors import InvalidRulesError, NotUniqueError
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "count_many",
     "count_solutions",
     "is_unique",
+    "random_cells",
     "random_grid",
     "solve",
     "search_batch",
@@ -147,5 +152,23 @@ def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
     >>> random_grid(seed=1).is_complete()
     True
     """
-    cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
-    return Grid.unchecked(shape, cells)
+    return Grid.unchecked(shape, random_cells(shape, seed=seed))
+
+
+def random_cells(shape: Shape, rules: Rules | None = None, *, seed: int) -> bytes:
+    """The cells of a random complete grid of ``shape`` under ``rules`` (a function of the
+    shape, the rules, the seed and the version). Classic rules give :func:`random_grid`'s.
+
+    Raises :class:`InvalidRulesError` when the rules do not fit the shape or have no complete
+    grid on it (anti-king on 4x4, say): the engine's search from the empty grid ended without
+    one. None means classic rules."""
+    if rules is None or rules.is_classic:
+        cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
+    else:
+        from .rules import geometry  # not loaded for classic work (see tests/test_imports.py)
+
+        blob = geometry(shape, rules).blob
+        cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK, blob)
+    if cells is None:
+        raise InvalidRulesError(f"rules {str(rules)!r} on shape {shape} have no complete grid")
+    return cells
