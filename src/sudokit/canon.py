@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from . import _canon
-from ._grid import Grid, batch_shape, conflict_reason
+from ._grid import Grid, batch_shape, conflict_reason, require_classic
 from ._shape import Shape
 from .errors import InvalidPuzzleError
 
@@ -275,6 +275,7 @@ def canonical(grid: Grid) -> Canonical:
     """
     if not isinstance(grid, Grid):
         raise TypeError(f"canonical takes a Grid, got {type(grid).__name__}")
+    require_classic(grid, "canonical forms")
     shape = grid.shape
     try:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
@@ -293,7 +294,8 @@ def canonical_many(grids: Iterable[Grid]) -> list[Grid]:
         raise TypeError("canonical_many takes a sequence of grids; for one grid use canonical()")
     if not batch:
         return []
-    shape = batch_shape(batch)
+    shape = batch_shape(batch)  # one shape and one set of rules
+    require_classic(batch[0], "canonical forms")
     try:
         out = _canon.minlex_many(shape.box_rows, shape.box_cols, b"".join(g.cells for g in batch))
     except ValueError as e:

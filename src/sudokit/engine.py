@@ -22,7 +22,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from . import _engine
-from ._grid import Grid, batch_shape
+from ._grid import Grid, as_rules, batch_shape, rules_blob
 from ._shape import Shape
 from .errors import InvalidRulesError, NotUniqueError
 
@@ -55,8 +55,12 @@ def solve(grid: Grid) -> Grid | None:
     otherwise unspecified; use :func:`count_solutions` or :func:`is_unique` to check.
     """
     shape = grid.shape
-    solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
-    return None if solution is None else Grid.unchecked(shape, solution)
+    if type(grid) is Grid:  # classic rules
+        solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
+        return None if solution is None else Grid.unchecked(shape, solution)
+    blob = rules_blob(grid)
+    solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, geometry=blob)
+    return None if solution is None else Grid.unchecked(shape, solution, rules=grid.rules)
 
 
 def count_solutions(grid: Grid, *, limit: int = 2) -> int:
@@ -67,7 +71,13 @@ def count_solutions(grid: Grid, *, limit: int = 2) -> int:
     if limit < 1:
         raise ValueError(f"limit must be at least 1, got {limit}")
     shape = grid.shape
-    _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
+    if type(grid) is Grid:  # classic rules
+        _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
+        return count
+    blob = rules_blob(grid)
+    _, count = _engine.solve(
+        shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX), geometry=blob
+    )
     return count
 
 
@@ -87,12 +97,13 @@ def unique_solution(grid: Grid) -> Grid:
     sudokit.errors.NotUniqueError: more than one solution
     """
     shape = grid.shape
-    solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2)
+    blob = rules_blob(grid)
+    solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2, geometry=blob)
     if count == 0 or solution is None:
         raise NotUniqueError("no solution", solutions=0)
     if count > 1:
         raise NotUniqueError("more than one solution", solutions=2)
-    return Grid.unchecked(shape, solution)
+    return Grid.unchecked(shape, solution, rules=None if blob is None else grid.rules)
 
 
 def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
@@ -100,12 +111,17 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
     joined = _engine.batch_cells(grids, Grid)  # the common case, in one loop in C
-    if joined is None:
-        shape = batch_shape(grids)
-        cells = b"".join(map(_CELLS_OF, grids))
-    else:
+    if joined is not None:
         shape, cells = joined
-    solutions, counts = search_cells(shape, cells, limit)
+        return shape, *search_cells(shape, cells, limit)
+    shape = batch_shape(grids)  # which also checks that the grids share their rules
+    cells = b"".join(map(_CELLS_OF, grids))
+    blob = rules_blob(grids[0])
+    if blob is None:
+        return shape, *search_cells(shape, cells, limit)
+    solutions, counts = _engine.solve_batch(
+        shape.box_rows, shape.box_cols, cells, min(limit, _LIMIT_MAX), geometry=blob
+    )
     return shape, solutions, counts
 
 
@@ -124,7 +140,15 @@ def solve_many(grids: Iterable[Grid]) -> list[Grid | None]:
     if not batch:
         return []
     shape, solutions, counts = search_batch(batch, 1)
-    found: list[Grid | None] = [*Grid.unchecked_many(shape, solutions)]
+    rules = batch[0].rules if rules_blob(batch[0]) is not None else None
+    if rules is None:
+        found: list[Grid | None] = [*Grid.unchecked_many(shape, solutions)]
+    else:
+        size = shape.size
+        found = [
+            Grid.unchecked(shape, solutions[i : i + size], rules=rules)
+            for i in range(0, len(solutions), size)
+        ]
     if 0 in counts:
         for i, count in enumerate(counts):
             if not count:
@@ -142,17 +166,22 @@ def count_many(grids: Iterable[Grid], *, limit: int = 2) -> list[int]:
     return search_batch(batch, limit)[2]
 
 
-def random_grid(shape: Shape = _SUDOKU, *, seed: int) -> Grid:
-    """A random complete grid of ``shape``: a function of the shape, the seed and the version.
+def random_grid(shape: Shape = _SUDOKU, *, rules: Rules | str | None = None, seed: int) -> Grid:
+    """A random complete grid of ``shape`` under ``rules`` (classic by default): a function of
+    the shape, the rules, the seed and the version.
 
-    The seed is any integer; it is taken modulo 2**64.
+    The seed is any integer; it is taken modulo 2**64. Rules without a complete grid on the
+    shape raise :class:`~sudokit.errors.InvalidRulesError`.
 
     >>> random_grid(seed=1) == random_grid(seed=1)
     True
     >>> random_grid(seed=1).is_complete()
     True
+    >>> random_grid(rules="x", seed=1).rules
+    Rules('x')
     """
-    return Grid.unchecked(shape, random_cells(shape, seed=seed))
+    value = as_rules(rules)
+    return Grid.unchecked(shape, random_cells(shape, value, seed=seed), rules=value)
 
 
 def random_cells(shape: Shape, rules: Rules | None = None, *, seed: int) -> bytes:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
 
-from ._grid import Grid
+from ._grid import Grid, require_classic
 from .engine import unique_solution
 from .errors import NotUniqueError
 from .logic import (
@@ -186,6 +186,7 @@ def rate(
     if isinstance(puzzle, Candidates):
         start: Grid | Candidates = puzzle.copy()
     else:
+        require_classic(puzzle, "rating")
         unique_solution(puzzle)
         start = puzzle
     techniques = SE_ORDER if max_rating is None else _up_to(max_rating)

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from .._grid import Grid
+from .._grid import Grid, require_classic
 from .._shape import Shape
 from ..formats import DEFAULT_ALPHABET
 
@@ -272,6 +272,7 @@ def svg(
     >>> 'width="200"' in picture, picture.count('class="candidate"')
     (True, 40)
     """
+    require_classic(grid, "drawing")
     shape = grid.shape
     n = shape.n
     symbols = symbols_for(n, alphabet)
