@@ -65,6 +65,13 @@ def test_grid_carries_rules() -> None:
     assert eval(repr(g), {"Grid": Grid, "Rules": Rules}) == g
     assert pickle.loads(pickle.dumps(g)) == g and pickle.loads(pickle.dumps(g)).rules == X
     assert g.with_digit(1, 2).rules == X and g.without(0).rules == X
+    with pytest.raises(InvalidPuzzleError, match=r"digit 1 at r1c1 and r9c9 \(diagonal 1\)"):
+        g.with_digit(80, 1)
+    assert g.with_digit(80, 1, allow_conflicts=True).conflicts() == [(0, 80, 27)]
+    nc = Grid("." * 9 + "5" + "." * 71, rules="nc")
+    with pytest.raises(InvalidPuzzleError, match=r"consecutive digits 4 at r1c1 and 5 at r2c1"):
+        nc.with_digit(0, 4)
+    assert nc.with_digit(0, 3)[0] == 3
     assert Grid.from_cells(g.cells, Shape(3, 3), rules="x") == g
     assert Grid.empty(Shape(3, 3), rules="x").rules == X
     six = Grid("." * 36, shape=Shape(2, 3), rules="nc")

@@ -158,23 +158,27 @@ def batch_shape(grids: Sequence[Grid]) -> Shape:
         raise TypeError("expected a sequence of grids, got one Grid")
     # The common case in two passes that run in C: every item a Grid, all with one Shape
     # object; anything else takes the loops below, which name the offending grid.
-    if set(map(type, grids)) == {Grid} and len(set(map(id, map(_SHAPE_OF, grids)))) == 1:
+    kinds = set(map(type, grids))
+    if kinds == {Grid} and len(set(map(id, map(_SHAPE_OF, grids)))) == 1:
         return grids[0].shape
     for i, g in enumerate(grids):
         if not isinstance(g, Grid):
             raise TypeError(f"grid {i} of the batch is a {type(g).__name__}, not a Grid")
-    shape, rules = grids[0].shape, grids[0].rules
+    shape = grids[0].shape
     for i, g in enumerate(grids):
         if g.shape != shape:
             raise ValueError(
                 "every grid of a batch must have one shape: "
                 f"grid 0 is {shape}, grid {i} is {g.shape}"
             )
-        if g.rules != rules:
-            raise ValueError(
-                "every grid of a batch must have the same rules: "
-                f"grid 0 has {str(rules)!r}, grid {i} has {str(g.rules)!r}"
-            )
+    if kinds != {Grid}:  # some grid has rules (plain grids have classic ones)
+        rules = grids[0].rules
+        for i, g in enumerate(grids):
+            if g.rules != rules:
+                raise ValueError(
+                    "every grid of a batch must have the same rules: "
+                    f"grid 0 has {str(rules)!r}, grid {i} has {str(g.rules)!r}"
+                )
     return shape
 
 
@@ -503,15 +507,17 @@ class _RulesGrid(Grid):
         shape = self._shape
         if type(digit) is not int or not 1 <= digit <= shape.n:
             raise InvalidPuzzleError(f"digit {digit!r:.40} out of range 1-{shape.n}")
-        cells = self._cells[:cell] + bytes((digit,)) + self._cells[cell + 1 :]
         if not allow_conflicts:
-            found = [
-                r
-                for r in rules_conflicts(shape, self._rules, cells)
-                if cell_name(cell, shape.n) in r
-            ]
-            if found:
-                raise InvalidPuzzleError(found[0])
+            from .rules import geometry
+
+            geo = geometry(shape, self._rules)
+            for p in (*geo.peers[cell], *geo.related[cell]):
+                other = self._cells[p]
+                if other == digit or (other and abs(other - digit) == 1 and p in geo.related[cell]):
+                    pair = bytearray(shape.size)  # the two cells alone: the message names them
+                    pair[cell], pair[p] = digit, other
+                    raise InvalidPuzzleError(rules_conflicts(shape, self._rules, bytes(pair))[0])
+        cells = self._cells[:cell] + bytes((digit,)) + self._cells[cell + 1 :]
         return Grid.unchecked(shape, cells, rules=self._rules)
 
     def without(self, cell: int) -> Grid:
