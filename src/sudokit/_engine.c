@@ -676,7 +676,9 @@ static int propagate(Work *w, int level, int qn)
  * "cell is not digit".  Preference: a bivalue cell; else a digit with two places left in a
  * unit (on big grids these are far more common than bivalue cells, and branching on them
  * halves the work at once); else a cell with the fewest candidates.  With an rng, ties are
- * broken at random and the digit is drawn at random. */
+ * broken at random (except under nc: the first cell, so that a random grid grows from cells
+ * next to each other, where nc's eliminations meet: a quarter less time) and
+ * the digit is drawn at random. */
 static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
 {
     const Geo *g = w->g;
@@ -694,7 +696,7 @@ static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
             ties = 1;
             if (k == 2 && !rng)
                 break;
-        } else if (k == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
+        } else if (k == best_count && rng && !g->adj && rng_below(rng, (uint32_t)++ties) == 0) {
             best = c;
         }
     }
