@@ -28,6 +28,7 @@ LAYERS: list[set[str]] = [
         "_text",
         "_candidates",
         "_grid",
+        "rules",
         "formats",
         "canon",
     },

@@ -39,16 +39,19 @@ def test_mypy_strict() -> None:
 def test_public_names() -> None:
     assert sorted(sudokit.__all__) == sorted(
         [
+            "CLASSIC",
             "MAX_SIDE",
             "Canonical",
             "GenerationError",
             "Grid",
             "InvalidPuzzleError",
+            "InvalidRulesError",
             "InvalidShapeError",
             "NotUniqueError",
             "Rated",
             "Record",
             "Request",
+            "Rules",
             "SYMMETRIES",
             "Generated",
             "Shape",

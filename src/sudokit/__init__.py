@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
     from .errors import (
         GenerationError,
         InvalidPuzzleError,
+        InvalidRulesError,
         InvalidShapeError,
         NotUniqueError,
         SudokitError,
@@ -53,18 +54,22 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
     from .formats import Record, format_grid, parse_grid, read_puzzles
     from .generator import SYMMETRIES, Generated
     from .hunt import Vicinity, hunt
+    from .rules import CLASSIC, Rules
 
 __all__ = [
+    "CLASSIC",
     "MAX_SIDE",
     "Canonical",
     "GenerationError",
     "Grid",
     "InvalidPuzzleError",
+    "InvalidRulesError",
     "InvalidShapeError",
     "NotUniqueError",
     "Rated",
     "Record",
     "Request",
+    "Rules",
     "SYMMETRIES",
     "Generated",
     "Shape",
@@ -115,6 +120,7 @@ _HOMES = {
     "unique_solution": ".engine",
     "GenerationError": ".errors",
     "InvalidPuzzleError": ".errors",
+    "InvalidRulesError": ".errors",
     "InvalidShapeError": ".errors",
     "NotUniqueError": ".errors",
     "SudokitError": ".errors",
@@ -126,6 +132,8 @@ _HOMES = {
     "Generated": ".generator",
     "Vicinity": ".hunt",
     "hunt": ".hunt",
+    "CLASSIC": ".rules",
+    "Rules": ".rules",
 }
 
 

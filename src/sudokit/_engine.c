@@ -311,9 +311,13 @@ static int set_path9(const char *name)
 
 typedef struct Geo {
     int br, bc, n, N, npeers;
+    int nunits;      /* houses: 3n for classic rules, more when rules add houses */
+    int boxes;       /* 1 when the boxes are houses, so box/line interactions apply */
+    int rules;       /* 1 when built from rules (see geo_from_blob): never the 9x9 path */
     uint64_t full;
-    int *units;      /* 3n units of n cells: rows, columns, boxes */
-    int *peers;      /* N * npeers */
+    int *units;      /* nunits houses of n cells: rows, columns, boxes, then any extra houses */
+    int *peers;      /* N * npeers (a cell with fewer repeats one: eliminating twice is harmless) */
+    int *adj;        /* non-consecutive rules: N * 4 orthogonal neighbours (padded likewise); else NULL */
     struct Geo *next;
 } Geo;
 
@@ -342,6 +346,8 @@ static Geo *geo_get(int br, int bc)
     g->n = n;
     g->N = N;
     g->npeers = npeers;
+    g->nunits = 3 * n;
+    g->boxes = 1;
     g->full = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
     for (int r = 0; r < n; r++)
         for (int c = 0; c < n; c++) {
@@ -364,6 +370,75 @@ static Geo *geo_get(int br, int bc)
     }
     g->next = geo_cache;
     geo_cache = g;
+    return g;
+}
+
+static void geo_free(Geo *g)
+{
+    if (!g)
+        return;
+    free(g->units);
+    free(g->peers);
+    free(g->adj);
+    free(g);
+}
+
+/* The geometry of rules on shape br x bc, from the blob sudokit.rules.Geometry.blob writes:
+ * 32-bit little-endian ints [houses, stride, nc, boxes], each house's n cells, each cell's
+ * `stride` peers, then with nc each cell's 4 orthogonal neighbours.  Every number is checked,
+ * so a bad blob is an error, never a wild read.  Return a new Geo (free with geo_free), or
+ * NULL with an exception set. */
+static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
+{
+    int n = br * bc, N = n * n;
+    Py_ssize_t count = len / 4;
+    if (len % 4 || count < 4) {
+        PyErr_Format(PyExc_ValueError, "geometry: %zd bytes is not a rules geometry", len);
+        return NULL;
+    }
+    int32_t head[4];
+    memcpy(head, blob, sizeof(head));
+    int nunits = head[0], stride = head[1], nc = head[2], boxes = head[3];
+    if (nunits < 3 * n || nunits > 64 * n || stride < 1 || stride >= N || (nc != 0 && nc != 1) ||
+        (boxes != 0 && boxes != 1) ||
+        count != 4 + (Py_ssize_t)nunits * n + (Py_ssize_t)N * stride + (nc ? (Py_ssize_t)N * 4 : 0)) {
+        PyErr_Format(PyExc_ValueError, "geometry: a header (%d houses, %d peers, nc %d, boxes %d) that "
+                     "does not fit %zd bytes on side %d", nunits, stride, nc, boxes, len, n);
+        return NULL;
+    }
+    Geo *g = calloc(1, sizeof(Geo));
+    if (!g)
+        return (Geo *)PyErr_NoMemory();
+    g->units = malloc(sizeof(int) * (size_t)nunits * (size_t)n);
+    g->peers = malloc(sizeof(int) * (size_t)N * (size_t)stride);
+    g->adj = nc ? malloc(sizeof(int) * (size_t)N * 4) : NULL;
+    if (!g->units || !g->peers || (nc && !g->adj)) {
+        geo_free(g);
+        return (Geo *)PyErr_NoMemory();
+    }
+    const uint8_t *p = blob + 16;
+    int *targets[3] = {g->units, g->peers, g->adj};
+    Py_ssize_t sizes[3] = {(Py_ssize_t)nunits * n, (Py_ssize_t)N * stride, nc ? (Py_ssize_t)N * 4 : 0};
+    for (int part = 0; part < 3; part++)
+        for (Py_ssize_t i = 0; i < sizes[part]; i++, p += 4) {
+            int32_t v;
+            memcpy(&v, p, 4);
+            if (v < 0 || v >= N) {
+                PyErr_Format(PyExc_ValueError, "geometry: cell %d out of range 0..%d", (int)v, N - 1);
+                geo_free(g);
+                return NULL;
+            }
+            targets[part][i] = v;
+        }
+    g->br = br;
+    g->bc = bc;
+    g->n = n;
+    g->N = N;
+    g->npeers = stride;
+    g->nunits = nunits;
+    g->boxes = boxes;
+    g->rules = 1;
+    g->full = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
     return g;
 }
 
@@ -522,9 +597,17 @@ static int propagate(Work *w, int level, int qn)
             for (int i = 0; i < g->npeers; i++)
                 if (!eliminate(cand, placed, queue, &qn, p[i], bit))
                     return 0;
+            if (g->adj) {
+                /* Non-consecutive: the digits next to this one leave its orthogonal neighbours. */
+                uint64_t near = ((bit << 1) | (bit >> 1)) & g->full;
+                const int *a = g->adj + (size_t)c * 4;
+                for (int i = 0; i < 4; i++)
+                    if (!eliminate(cand, placed, queue, &qn, a[i], near))
+                        return 0;
+            }
         }
         /* Hidden singles, and digits with no place left in a unit. */
-        for (int u = 0; u < 3 * n; u++) {
+        for (int u = 0; u < g->nunits; u++) {
             const int *cells = g->units + (size_t)u * n;
             uint64_t once = 0, twice = 0;
             for (int i = 0; i < n; i++) {
@@ -557,8 +640,32 @@ static int propagate(Work *w, int level, int qn)
             solved += placed[c];
         if (solved == N)
             return N + 1;
-        /* Nothing simpler left: box/line interactions. */
-        int r = box_line(w, cand, placed, &qn);
+        /* Non-consecutive, unplaced cells: a neighbour cannot hold d when every candidate of
+         * the cell is d - 1, d or d + 1 (d itself is out too: neighbours share a row or a
+         * column).  That takes candidates spanning at most three digits, lo..hi, and rules
+         * out d from hi - 1 to lo + 1. */
+        int nc_found = 0;
+        if (g->adj)
+            for (int c = 0; c < N; c++) {
+                uint64_t m = cand[c];
+                if (placed[c] || !(m & (m - 1)))
+                    continue;
+                int lo = ctz64(m), hi = 63 - __builtin_clzll(m);
+                if (hi - lo > 2)
+                    continue;
+                uint64_t forbid = ((UINT64_C(2) << (lo + 1)) - 1) & ~((UINT64_C(1) << (hi - 1)) - 1);
+                const int *a = g->adj + (size_t)c * 4;
+                for (int i = 0; i < 4; i++)
+                    if (cand[a[i]] & forbid) {
+                        if (!eliminate(cand, placed, queue, &qn, a[i], forbid))
+                            return 0;
+                        nc_found = 1;
+                    }
+            }
+        if (nc_found)
+            continue;
+        /* Nothing simpler left: box/line interactions (where the boxes are houses). */
+        int r = g->boxes ? box_line(w, cand, placed, &qn) : 0;
         if (r < 0)
             return 0;
         if (!r && !qn)
@@ -570,7 +677,9 @@ static int propagate(Work *w, int level, int qn)
  * "cell is not digit".  Preference: a bivalue cell; else a digit with two places left in a
  * unit (on big grids these are far more common than bivalue cells, and branching on them
  * halves the work at once); else a cell with the fewest candidates.  With an rng, ties are
- * broken at random and the digit is drawn at random. */
+ * broken at random (except under nc: the first cell, so that a random grid grows from cells
+ * next to each other, where nc's eliminations meet: a quarter less time) and
+ * the digit is drawn at random. */
 static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
 {
     const Geo *g = w->g;
@@ -588,7 +697,7 @@ static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
             ties = 1;
             if (k == 2 && !rng)
                 break;
-        } else if (k == best_count && rng && rng_below(rng, (uint32_t)++ties) == 0) {
+        } else if (k == best_count && rng && !g->adj && rng_below(rng, (uint32_t)++ties) == 0) {
             best = c;
         }
     }
@@ -597,7 +706,7 @@ static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
          * saturating at 8; a digit already placed in the unit is left out. */
         int best_unit = -1;
         uint64_t best_bit = 0;
-        for (int u = 0; u < 3 * n; u++) {
+        for (int u = 0; u < g->nunits; u++) {
             const int *cells = g->units + (size_t)u * n;
             uint64_t c0 = 0, c1 = 0, c2 = 0, over = 0, done = 0;
             for (int i = 0; i < n; i++) {
@@ -724,6 +833,21 @@ static int load(Work *w, const uint8_t *cells)
                     return -1;
             }
         }
+        if (g->adj) {
+            uint64_t near = ((bit << 1) | (bit >> 1)) & g->full;
+            const int *a = g->adj + (size_t)c * 4;
+            for (int i = 0; i < 4; i++) {
+                uint64_t m = cand[a[i]];
+                if (placed[a[i]]) {
+                    if (m & near)
+                        return -1;
+                } else if (m & near) {
+                    cand[a[i]] = m & ~near;
+                    if (!cand[a[i]])
+                        return -1;
+                }
+            }
+        }
     }
     for (int c = 0; c < g->N; c++)
         if (!placed[c] && !(cand[c] & (cand[c] - 1)))
@@ -755,7 +879,10 @@ static int run_general(Work *w, const uint8_t *cells, Ctx *ctx, int excl_cell, i
 /* Fill `out` (N bytes) with a random complete grid.  The boxes on a diagonal (distinct bands
  * and stacks) are independent, so they are filled by shuffling first; the rest by a random
  * search, restarted with a fresh draw when it wanders too long (rare, but it keeps big grids
- * from getting stuck in a bad corner).  Return 0, or -1 when memory ran out. */
+ * from getting stuck in a bad corner).  Under rules (g->rules) the diagonal boxes are not
+ * independent (a diagonal or window crosses them), so the search starts from the empty grid;
+ * a search that ends without a grid and without giving up has then proved the rules have
+ * none.  Return 0, 1 when the rules have no complete grid, or -1 when memory ran out. */
 static int random_grid(Work *w, uint64_t seed, uint8_t *out)
 {
     const Geo *g = w->g;
@@ -766,7 +893,7 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
     if (!cells)
         return -1;
     uint64_t budget = (uint64_t)N * 4;
-    int nboxes = br < bc ? br : bc; /* there are bc bands and br stacks */
+    int nboxes = g->rules ? 0 : br < bc ? br : bc; /* there are bc bands and br stacks */
     for (;;) {
         memset(cells, 0, (size_t)N);
         for (int i = 0; i < nboxes; i++) {
@@ -789,15 +916,17 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
         ctx.rng = &rng;
         ctx.solution = out;
         ctx.node_limit = budget;
-        if (n == 9 && br == 3) {
+        if (n == 9 && br == 3 && !g->rules) {
             run9(cells, &ctx, -1, 0);
         } else if (run_general(w, cells, &ctx, -1, 0) < 0) {
             free(cells);
             return -1;
         }
-        if (ctx.count || sudokit_stopped) { /* stopped: the caller drops `out` */
+        /* stopped (Ctrl+C): the caller drops `out`; under rules, a search that ends without
+         * giving up has proved there is no grid */
+        if (ctx.count || sudokit_stopped || (g->rules && !ctx.aborted)) {
             free(cells);
-            return 0;
+            return ctx.count ? 0 : 1;
         }
         budget *= 2;
     }
@@ -1361,7 +1490,7 @@ static int solve_many(const Geo *g, const uint8_t *cells, Py_ssize_t count, uint
                       uint8_t *solutions, uint64_t *counts)
 {
     int N = g->N;
-    int fast9 = g->n == 9 && g->br == 3;
+    int fast9 = g->n == 9 && g->br == 3 && !g->rules;
     Work w;
     if (!fast9 && !work_init(&w, g)) {
         work_free(&w);
@@ -1418,15 +1547,37 @@ static int solve_many_generic(const Geo *g, const uint8_t *cells, Py_ssize_t cou
     return status;
 }
 
+/* The geometry of a call: the shape's classic one (cached), or, when `geometry` is not None,
+ * one built from that rules blob, which *owned then holds too (free it with geo_free).
+ * Return NULL with an exception set on failure. */
+static const Geo *call_geo(int br, int bc, PyObject *geometry, Geo **owned)
+{
+    *owned = NULL;
+    if (!geometry || geometry == Py_None) {
+        const Geo *g = geo_get(br, bc);
+        if (!g)
+            PyErr_NoMemory();
+        return g;
+    }
+    Py_buffer blob;
+    if (PyObject_GetBuffer(geometry, &blob, PyBUF_SIMPLE) < 0)
+        return NULL;
+    *owned = geo_from_blob(br, bc, blob.buf, blob.len);
+    PyBuffer_Release(&blob);
+    return *owned;
+}
+
 static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", "geometry", NULL};
     int br, bc, generic = 0;
     Py_buffer buf;
     long long limit = 1;
+    PyObject *geometry = NULL;
+    Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Lp:solve_batch", kwlist, &br, &bc, &buf,
-                                     &limit, &generic))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|LpO:solve_batch", kwlist, &br, &bc, &buf,
+                                     &limit, &generic, &geometry))
         return NULL;
     PyObject *result = NULL, *sols = NULL, *counts_list = NULL;
     uint64_t *counts = NULL;
@@ -1440,10 +1591,12 @@ static PyObject *solve_batch(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_ssize_t count = check_cells(buf.buf, buf.len, n);
     if (count < 0)
         goto done;
-    const Geo *g = geo_get(br, bc);
+    const Geo *g = call_geo(br, bc, geometry, &owned);
+    if (!g)
+        goto done;
     sols = PyBytes_FromStringAndSize(NULL, buf.len);
     counts = PyMem_Malloc(sizeof(uint64_t) * (size_t)count);
-    if (!g || !sols || !counts) {
+    if (!sols || !counts) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1477,6 +1630,7 @@ done:
     Py_XDECREF(counts_list);
     PyMem_Free(counts);
     PyBuffer_Release(&buf);
+    geo_free(owned);
     return result;
 }
 
@@ -1484,13 +1638,15 @@ done:
  * one puzzle, without building lists. */
 static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", NULL};
+    static char *kwlist[] = {"box_rows", "box_cols", "cells", "limit", "generic", "geometry", NULL};
     int br, bc, generic = 0;
     Py_buffer buf;
     long long limit = 1;
+    PyObject *geometry = NULL;
+    Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|Lp:solve", kwlist, &br, &bc, &buf, &limit,
-                                     &generic))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiy*|LpO:solve", kwlist, &br, &bc, &buf, &limit,
+                                     &generic, &geometry))
         return NULL;
     PyObject *result = NULL;
     int n = sudokit_check_shape(br, bc);
@@ -1506,11 +1662,9 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     if (check_cells(buf.buf, buf.len, n) < 0)
         goto done;
-    const Geo *g = geo_get(br, bc);
-    if (!g) {
-        PyErr_NoMemory();
+    const Geo *g = call_geo(br, bc, geometry, &owned);
+    if (!g)
         goto done;
-    }
     uint8_t sol[MAX_SIDE * MAX_SIDE];
     uint64_t count = 0;
     int status;
@@ -1533,6 +1687,7 @@ static PyObject *solve_one(PyObject *self, PyObject *args, PyObject *kwargs)
         result = Py_BuildValue("(OK)", Py_None, (unsigned long long)0);
 done:
     PyBuffer_Release(&buf);
+    geo_free(owned);
     return result;
 }
 
@@ -1540,18 +1695,22 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
 {
     int br, bc;
     unsigned long long seed;
+    PyObject *geometry = NULL;
+    Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiK:random_grid", &br, &bc, &seed))
+    if (!PyArg_ParseTuple(args, "iiK|O:random_grid", &br, &bc, &seed, &geometry))
         return NULL;
     int n = sudokit_check_shape(br, bc);
     if (n < 0)
         return NULL;
-    const Geo *g = geo_get(br, bc);
+    const Geo *g = call_geo(br, bc, geometry, &owned);
     if (!g)
-        return PyErr_NoMemory();
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n * n);
-    if (!out)
         return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n * n);
+    if (!out) {
+        geo_free(owned);
+        return NULL;
+    }
     Work w;
     int ok = work_init(&w, g), status = -1;
     if (ok) {
@@ -1561,12 +1720,15 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
         Py_END_ALLOW_THREADS;
     }
     work_free(&w);
+    geo_free(owned);
     if (sudokit_interrupt_end()) {
         Py_DECREF(out);
         return NULL;
     }
-    if (status < 0) {
+    if (status != 0) {
         Py_DECREF(out);
+        if (status > 0)
+            Py_RETURN_NONE; /* the rules have no complete grid */
         return PyErr_NoMemory();
     }
     return out;
@@ -2178,11 +2340,12 @@ static PyMethodDef methods[] = {
      "Every path gives the same answers; the choice is for speed and for the tests.  At import the\n"
      "module takes SUDOKIT_ENGINE from the environment (default auto)."},
     {"solve", (PyCFunction)(void (*)(void))solve_one, METH_VARARGS | METH_KEYWORDS,
-     "solve(box_rows, box_cols, cells, limit=1, generic=False) -> (solution | None, count)\n\n"
+     "solve(box_rows, box_cols, cells, limit=1, generic=False, geometry=None) -> (solution | None, count)\n\n"
      "Search a puzzle given as n*n digit bytes (0 = empty).  count is the number of solutions,\n"
-     "stopping at limit; solution is the first one found."},
+     "stopping at limit; solution is the first one found.  geometry: None for classic rules, or\n"
+     "the rules' geometry as sudokit.rules.Geometry.blob writes it (then the general path)."},
     {"solve_batch", (PyCFunction)(void (*)(void))solve_batch, METH_VARARGS | METH_KEYWORDS,
-     "solve_batch(box_rows, box_cols, cells, limit=1, generic=False) -> (solutions, counts)\n\n"
+     "solve_batch(box_rows, box_cols, cells, limit=1, generic=False, geometry=None) -> (solutions, counts)\n\n"
      "Search many puzzles given back to back.  solutions holds each first solution (zeros where\n"
      "there is none); counts the number of solutions of each, stopping at limit."},
     {"batch_cells", py_batch_cells, METH_VARARGS,
@@ -2195,7 +2358,8 @@ static PyMethodDef methods[] = {
      "object.__new__(cls) makes them, each with _shape = shape and _cells = its `size` bytes of\n"
      "cells, in order: Grid.unchecked_many without a Python call per grid."},
     {"random_grid", py_random_grid, METH_VARARGS,
-     "random_grid(box_rows, box_cols, seed) -> bytes\n\nA random complete grid, a function of the shape and the 64-bit seed."},
+     "random_grid(box_rows, box_cols, seed, geometry=None) -> bytes | None\n\nA random complete grid, a function of the shape, the rules' geometry (as in solve) and\n"
+     "the 64-bit seed; None when the rules have no complete grid."},
     {"generate", py_generate, METH_VARARGS,
      "generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0)\n"
      "    -> (puzzle, solution, clues, exhausted, gave_up)\n\n"

@@ -13,10 +13,20 @@ LOGIC_HIDDEN: int
 LOGIC_SINGLES: int
 
 def solve(
-    box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
+    box_rows: int,
+    box_cols: int,
+    cells: Buffer,
+    limit: int = 1,
+    generic: bool = False,
+    geometry: Buffer | None = None,
 ) -> tuple[bytes | None, int]: ...
 def solve_batch(
-    box_rows: int, box_cols: int, cells: Buffer, limit: int = 1, generic: bool = False
+    box_rows: int,
+    box_cols: int,
+    cells: Buffer,
+    limit: int = 1,
+    generic: bool = False,
+    geometry: Buffer | None = None,
 ) -> tuple[bytes, list[int]]: ...
 def batch_cells(grids: object, cls: type) -> tuple[Any, bytes] | None: ...
 def grids(cls: type[_T], shape: object, cells: Buffer, size: int) -> list[_T]: ...
@@ -24,7 +34,9 @@ def solve_lines(text: Buffer, limit: int, counts: bool) -> tuple[bytes, int, int
 def paths() -> list[str]: ...
 def path() -> str: ...
 def use_path(name: str) -> None: ...
-def random_grid(box_rows: int, box_cols: int, seed: int) -> bytes: ...
+def random_grid(
+    box_rows: int, box_cols: int, seed: int, geometry: Buffer | None = None, /
+) -> bytes | None: ...
 def generate(
     box_rows: int,
     box_cols: int,

@@ -6,6 +6,13 @@ takes). A **puzzle** is a grid with some cells filled, its **clues**; a **soluti
 complete grid. Two equal digits in one unit are a **conflict**: grids refuse them unless asked
 (``allow_conflicts=True``); a grid without conflicts may still have no solution.
 
+A grid may carry **rules** (:mod:`sudokit.rules`) beyond the classic ones: ``Grid(text,
+rules="x")``. Such a grid is an instance of a subclass made once per rules value, which holds
+them as a class attribute: the instance keeps the classic grid's two slots, so classic grids
+pay nothing (no third slot, no ``__new__``; the engine's batch paths read exactly
+``Grid``'s), and a grid takes its rules by a change of class. Layers that do not read rules
+yet refuse such a grid by name (:func:`require_classic`).
+
 Text forms live in :mod:`sudokit.formats`, imported lazily here so that it may import this
 module.
 """
@@ -16,13 +23,87 @@ from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from operator import attrgetter
-from typing import Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from . import _engine
 from ._shape import Shape, cell_name
-from .errors import InvalidPuzzleError
+from .errors import InvalidPuzzleError, InvalidRulesError
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = ["Grid"]
+
+
+def as_rules(rules: Rules | str | None) -> Rules | None:
+    """``rules`` as a value, or None for classic rules (which grids do not store)."""
+    if rules is None:
+        return None
+    from .rules import Rules
+
+    if isinstance(rules, str):
+        rules = Rules(rules)
+    elif not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules or its text, not {type(rules).__name__}")
+    return None if rules.is_classic else rules
+
+
+def rules_conflicts(shape: Shape, rules: Rules, cells: bytes) -> list[str]:
+    """Every way the filled cells break ``rules`` (one sentence each, naming the cells and the
+    house or rule), in cell order."""
+    from .rules import geometry
+
+    geo = geometry(shape, rules)
+    n = shape.n
+    out = []
+    for c, v in enumerate(cells):
+        if not v:
+            continue
+        for h in geo.houses_of[c]:
+            for p in geo.houses[h]:
+                if p > c and cells[p] == v:
+                    out.append(
+                        f"conflicting clues: digit {v} at {cell_name(c, n)} and "
+                        f"{cell_name(p, n)} ({geo.house_names[h]})"
+                    )
+        for p in geo.neighbours[c]:
+            shared = any(p in geo.houses[h] for h in geo.houses_of[c])  # reported above
+            if p > c and cells[p] == v and not shared:
+                dr, dc = abs(p // n - c // n), abs(p % n - c % n)
+                rule = "antiking" if dr == dc == 1 else "antiknight"
+                out.append(
+                    f"conflicting clues: digit {v} at {cell_name(c, n)} and "
+                    f"{cell_name(p, n)} ({rule})"
+                )
+        for q in geo.related[c]:
+            if q > c and cells[q] and abs(cells[q] - v) == 1:
+                out.append(
+                    f"conflicting clues: consecutive digits {v} at {cell_name(c, n)} and "
+                    f"{cells[q]} at {cell_name(q, n)} (nc)"
+                )
+    return out
+
+
+def rules_blob(grid: Grid) -> bytes | None:
+    """The engine's form of a grid's rules (:attr:`sudokit.rules.Geometry.blob`), or None for
+    classic rules: what the exact engine's calls pass as ``geometry``."""
+    if type(grid) is Grid:
+        return None
+    rules = grid.rules
+    if rules.is_classic:
+        return None
+    from .rules import geometry
+
+    return geometry(grid.shape, rules).blob
+
+
+def require_classic(grid: Grid, what: str) -> None:
+    """Refuse a grid with rules beyond the classic ones where ``what`` (a layer of sudokit
+    that does not read rules yet) would silently treat it as classic."""
+    if type(grid) is not Grid and not grid.rules.is_classic:
+        raise InvalidRulesError(
+            f"{what} handles classic rules only; this grid has rules {str(grid.rules)!r}"
+        )
 
 
 @lru_cache(maxsize=64)
@@ -77,7 +158,8 @@ def batch_shape(grids: Sequence[Grid]) -> Shape:
         raise TypeError("expected a sequence of grids, got one Grid")
     # The common case in two passes that run in C: every item a Grid, all with one Shape
     # object; anything else takes the loops below, which name the offending grid.
-    if set(map(type, grids)) == {Grid} and len(set(map(id, map(_SHAPE_OF, grids)))) == 1:
+    kinds = set(map(type, grids))
+    if kinds == {Grid} and len(set(map(id, map(_SHAPE_OF, grids)))) == 1:
         return grids[0].shape
     for i, g in enumerate(grids):
         if not isinstance(g, Grid):
@@ -89,6 +171,14 @@ def batch_shape(grids: Sequence[Grid]) -> Shape:
                 "every grid of a batch must have one shape: "
                 f"grid 0 is {shape}, grid {i} is {g.shape}"
             )
+    if kinds != {Grid}:  # some grid has rules (plain grids have classic ones)
+        rules = grids[0].rules
+        for i, g in enumerate(grids):
+            if g.rules != rules:
+                raise ValueError(
+                    "every grid of a batch must have the same rules: "
+                    f"grid 0 has {str(rules)!r}, grid {i} has {str(g.rules)!r}"
+                )
     return shape
 
 
@@ -117,9 +207,9 @@ def _is_value(value: object, n: int) -> bool:
     return type(value) is int and 0 <= value <= n
 
 
-def _restore(shape: Shape, cells: bytes) -> Grid:
+def _restore(shape: Shape, cells: bytes, rules: Rules | None = None) -> Grid:
     """Unpickle a grid (pickles come from :meth:`Grid.__reduce__`, so no checks)."""
-    return Grid.unchecked(shape, cells)
+    return Grid.unchecked(shape, cells, rules=rules)
 
 
 class Grid:
@@ -149,6 +239,7 @@ class Grid:
         shape: Shape | str | None = None,
         alphabet: str | None = None,
         allow_conflicts: bool = False,
+        rules: Rules | str | None = None,
     ) -> None:
         from . import formats
 
@@ -157,7 +248,14 @@ class Grid:
                 f"Grid() takes the text of a puzzle, not {type(text).__name__}; "
                 "for cell values use Grid.from_cells(cells, shape)"
             )
-        sh, cells = formats.checked_cells(text, shape, alphabet, allow_conflicts)
+        value = None if rules is None else as_rules(rules)
+        if value is None:
+            sh, cells = formats.checked_cells(text, shape, alphabet, allow_conflicts)
+        else:
+            # rules decide what conflicts (a jigsaw's boxes are no houses)
+            sh, cells = formats.checked_cells(text, shape, alphabet, True)
+            _check_rules(sh, value, cells, allow_conflicts)
+            self.__class__ = _grid_class(value)
         self._shape = sh
         self._cells = cells
 
@@ -185,14 +283,15 @@ class Grid:
         )
 
     @classmethod
-    def unchecked(cls, shape: Shape, cells: bytes) -> Self:
+    def unchecked(cls, shape: Shape, cells: bytes, *, rules: Rules | None = None) -> Self:
         """A grid from cell values already known to be valid (the engine's solutions, a
         parser's checked output): no checks at all, so only for values that came from
         sudokit itself; anything else goes through ``Grid(text)`` or :meth:`from_cells`."""
-        grid = object.__new__(cls)
+        kind = cls if rules is None or rules.is_classic else _grid_class(rules)
+        grid = object.__new__(kind)
         grid._shape = shape
         grid._cells = cells
-        return grid
+        return grid  # type: ignore[return-value]  # a Grid with rules, where cls is Grid
 
     @classmethod
     def unchecked_many(cls, shape: Shape, cells: bytes) -> list[Self]:
@@ -202,7 +301,12 @@ class Grid:
 
     @classmethod
     def from_cells(
-        cls, cells: bytes | Sequence[int], shape: Shape | str, *, allow_conflicts: bool = False
+        cls,
+        cells: bytes | Sequence[int],
+        shape: Shape | str,
+        *,
+        allow_conflicts: bool = False,
+        rules: Rules | str | None = None,
     ) -> Self:
         """A grid from ``n*n`` cell values (digits ``1..n``, ``0`` = empty), row-major.
 
@@ -226,6 +330,10 @@ class Grid:
             raise InvalidPuzzleError(
                 f"{cell_name(cell, n)} holds {value!r:.40}, expected a digit 0-{n} (0 = empty)"
             )
+        kept = as_rules(rules)
+        if kept is not None:
+            _check_rules(shape, kept, data, allow_conflicts)
+            return cls.unchecked(shape, data, rules=kept)
         if not allow_conflicts:
             reason = conflict_reason(shape, data)
             if reason is not None:
@@ -233,11 +341,14 @@ class Grid:
         return cls.unchecked(shape, data)
 
     @classmethod
-    def empty(cls, shape: Shape | str) -> Self:
+    def empty(cls, shape: Shape | str, *, rules: Rules | str | None = None) -> Self:
         """The grid of ``shape`` (a Shape, or its text such as ``"2x3"``) with every cell
         empty."""
         shape = Shape.of(shape)
-        return cls.unchecked(shape, bytes(shape.size))
+        value = as_rules(rules)
+        if value is not None:
+            _check_rules(shape, value, bytes(shape.size), True)
+        return cls.unchecked(shape, bytes(shape.size), rules=value)
 
     # Value semantics: read-only properties over private slots make grids immutable.
 
@@ -245,6 +356,13 @@ class Grid:
     def shape(self) -> Shape:
         """The geometry: box rows x box columns."""
         return self._shape
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the digits keep (:data:`sudokit.rules.CLASSIC` unless given)."""
+        from .rules import CLASSIC
+
+        return CLASSIC
 
     @property
     def cells(self) -> bytes:
@@ -385,6 +503,101 @@ class Grid:
         if shape.box_rows == shape.box_cols:
             return f"Grid({self.to_line()!r})"
         return f"Grid({self.to_line()!r}, shape={shape!r})"
+
+
+def _check_rules(shape: Shape, rules: Rules, cells: bytes, allow_conflicts: bool) -> None:
+    """Refuse rules that do not fit ``shape`` and, unless allowed, clues that break them."""
+    from .rules import geometry
+
+    geometry(shape, rules)  # InvalidRulesError when they do not fit
+    if not allow_conflicts:
+        found = rules_conflicts(shape, rules, cells)
+        if found:
+            raise InvalidPuzzleError(found[0])
+
+
+@lru_cache(maxsize=1024)  # one class per rules value in use (a jigsaw: per region map)
+def _grid_class(rules: Rules) -> type[Grid]:
+    """The class of grids with ``rules`` (shown as ``Grid``; its instances pickle as grids)."""
+    return type("Grid", (_RulesGrid,), {"__slots__": (), "_rules": rules, "__module__": __name__})
+
+
+class _RulesGrid(Grid):
+    """A grid with rules beyond the classic ones: the base of the classes
+    :func:`_grid_class` makes, one per rules value, each holding it as ``_rules``."""
+
+    __slots__ = ()
+
+    _rules: Rules
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return (
+            self._cells == other._cells
+            and self._shape == other._shape
+            and self._rules == other.rules
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self._cells, self._rules))
+
+    def __reduce__(self) -> tuple[Any, tuple[Shape, bytes, Rules]]:  # type: ignore[override]
+        return (_restore, (self._shape, self._cells, self._rules))
+
+    def with_digit(self, cell: int, digit: int, *, allow_conflicts: bool = False) -> Grid:
+        self._check_cell(cell)
+        shape = self._shape
+        if type(digit) is not int or not 1 <= digit <= shape.n:
+            raise InvalidPuzzleError(f"digit {digit!r:.40} out of range 1-{shape.n}")
+        if not allow_conflicts:
+            from .rules import geometry
+
+            geo = geometry(shape, self._rules)
+            for p in (*geo.peers[cell], *geo.related[cell]):
+                other = self._cells[p]
+                if other == digit or (other and abs(other - digit) == 1 and p in geo.related[cell]):
+                    pair = bytearray(shape.size)  # the two cells alone: the message names them
+                    pair[cell], pair[p] = digit, other
+                    raise InvalidPuzzleError(rules_conflicts(shape, self._rules, bytes(pair))[0])
+        cells = self._cells[:cell] + bytes((digit,)) + self._cells[cell + 1 :]
+        return Grid.unchecked(shape, cells, rules=self._rules)
+
+    def without(self, cell: int) -> Grid:
+        self._check_cell(cell)
+        cells = self._cells
+        return Grid.unchecked(
+            self._shape, cells[:cell] + b"\0" + cells[cell + 1 :], rules=self._rules
+        )
+
+    def conflicts(self) -> list[tuple[int, int, int]]:
+        """Every ``(cell, other cell, house)`` whose two cells hold the same digit in a house
+        of the rules (``house`` indexes :attr:`sudokit.rules.Geometry.houses`); neighbour
+        rules and nc are reported by ``Grid(...)`` and :func:`rules_conflicts`."""
+        from .rules import geometry
+
+        geo = geometry(self._shape, self._rules)
+        cells = self._cells
+        out: list[tuple[int, int, int]] = []
+        for h, house in enumerate(geo.houses):
+            seen: dict[int, list[int]] = {}
+            for c in house:
+                if cells[c]:
+                    seen.setdefault(cells[c], []).append(c)
+            for group in seen.values():
+                out.extend((a, b, h) for a, b in combinations(sorted(group), 2))
+        return out
+
+    def __repr__(self) -> str:
+        shape = self._shape
+        text = f"Grid({self.to_line()!r}"
+        if shape.box_rows != shape.box_cols:
+            text += f", shape={shape!r}"
+        return text + f", rules={self._rules!r})"
 
 
 # The slot's own getter, for the batch paths above.

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from . import _canon
-from ._grid import Grid, batch_shape, conflict_reason, grids_of
+from ._grid import Grid, batch_shape, conflict_reason, grids_of, require_classic
 from ._shape import Shape
 from .errors import InvalidPuzzleError
 
@@ -274,6 +274,7 @@ def canonical(grid: Grid | str) -> Canonical:
     3072
     """
     grid = Grid.of(grid)
+    require_classic(grid, "canonical forms")
     shape = grid.shape
     try:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
@@ -295,7 +296,8 @@ def canonical_many(grids: Iterable[Grid | str]) -> list[Grid]:
     batch = grids_of(grids)
     if not batch:
         return []
-    shape = batch_shape(batch)
+    shape = batch_shape(batch)  # one shape and one set of rules
+    require_classic(batch[0], "canonical forms")
     try:
         out = _canon.minlex_many(shape.box_rows, shape.box_cols, b"".join(g.cells for g in batch))
     except ValueError as e:

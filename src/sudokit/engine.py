@@ -19,16 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from . import _engine
-from ._grid import Grid, batch_shape, grids_of
+from ._grid import Grid, as_rules, batch_shape, grids_of, rules_blob
 from ._shape import Shape
-from .errors import NotUniqueError
+from .errors import InvalidRulesError, NotUniqueError
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "count_many",
     "count_solutions",
     "is_unique",
+    "random_cells",
     "random_grid",
     "solve",
     "search_batch",
@@ -54,8 +59,12 @@ def solve(grid: Grid | str) -> Grid | None:
     """
     grid = Grid.of(grid)
     shape = grid.shape
-    solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
-    return None if solution is None else Grid.unchecked(shape, solution)
+    if type(grid) is Grid:  # classic rules
+        solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells)
+        return None if solution is None else Grid.unchecked(shape, solution)
+    blob = rules_blob(grid)
+    solution, _ = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, geometry=blob)
+    return None if solution is None else Grid.unchecked(shape, solution, rules=grid.rules)
 
 
 def count_solutions(grid: Grid | str, *, limit: int = 2) -> int:
@@ -67,7 +76,13 @@ def count_solutions(grid: Grid | str, *, limit: int = 2) -> int:
         raise ValueError(f"limit must be at least 1, got {limit}")
     grid = Grid.of(grid)
     shape = grid.shape
-    _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
+    if type(grid) is Grid:  # classic rules
+        _, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX))
+        return count
+    blob = rules_blob(grid)
+    _, count = _engine.solve(
+        shape.box_rows, shape.box_cols, grid.cells, min(limit, _LIMIT_MAX), geometry=blob
+    )
     return count
 
 
@@ -88,12 +103,13 @@ def unique_solution(grid: Grid | str) -> Grid:
     """
     grid = Grid.of(grid)
     shape = grid.shape
-    solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2)
+    blob = rules_blob(grid)
+    solution, count = _engine.solve(shape.box_rows, shape.box_cols, grid.cells, 2, geometry=blob)
     if count == 0 or solution is None:
         raise NotUniqueError("no solution", solutions=0)
     if count > 1:
         raise NotUniqueError("more than one solution", solutions=2)
-    return Grid.unchecked(shape, solution)
+    return Grid.unchecked(shape, solution, rules=None if blob is None else grid.rules)
 
 
 def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[int]]:
@@ -101,12 +117,17 @@ def search_batch(grids: Sequence[Grid], limit: int) -> tuple[Shape, bytes, list[
     end to end (zeros where there is none) and their counts, each stopping at ``limit``. The
     raw form behind :func:`solve_many` and :func:`count_many`, for callers that mix shapes."""
     joined = _engine.batch_cells(grids, Grid)  # the common case, in one loop in C
-    if joined is None:
-        shape = batch_shape(grids)
-        cells = b"".join(map(_CELLS_OF, grids))
-    else:
+    if joined is not None:
         shape, cells = joined
-    solutions, counts = search_cells(shape, cells, limit)
+        return shape, *search_cells(shape, cells, limit)
+    shape = batch_shape(grids)  # which also checks that the grids share their rules
+    cells = b"".join(map(_CELLS_OF, grids))
+    blob = rules_blob(grids[0])
+    if blob is None:
+        return shape, *search_cells(shape, cells, limit)
+    solutions, counts = _engine.solve_batch(
+        shape.box_rows, shape.box_cols, cells, min(limit, _LIMIT_MAX), geometry=blob
+    )
     return shape, solutions, counts
 
 
@@ -125,7 +146,15 @@ def solve_many(grids: Iterable[Grid | str]) -> list[Grid | None]:
     if not batch:
         return []
     shape, solutions, counts = search_batch(batch, 1)
-    found: list[Grid | None] = [*Grid.unchecked_many(shape, solutions)]
+    rules = batch[0].rules if rules_blob(batch[0]) is not None else None
+    if rules is None:
+        found: list[Grid | None] = [*Grid.unchecked_many(shape, solutions)]
+    else:
+        size = shape.size
+        found = [
+            Grid.unchecked(shape, solutions[i : i + size], rules=rules)
+            for i in range(0, len(solutions), size)
+        ]
     if 0 in counts:
         for i, count in enumerate(counts):
             if not count:
@@ -143,16 +172,41 @@ def count_many(grids: Iterable[Grid | str], *, limit: int = 2) -> list[int]:
     return search_batch(batch, limit)[2]
 
 
-def random_grid(shape: Shape | str = _SUDOKU, *, seed: int) -> Grid:
-    """A random complete grid of ``shape``: a function of the shape, the seed and the version.
+def random_grid(
+    shape: Shape | str = _SUDOKU, *, rules: Rules | str | None = None, seed: int
+) -> Grid:
+    """A random complete grid of ``shape`` under ``rules`` (classic by default): a function of
+    the shape, the rules, the seed and the version.
 
-    The seed is any integer; it is taken modulo 2**64.
+    The seed is any integer; it is taken modulo 2**64. Rules without a complete grid on the
+    shape raise :class:`~sudokit.errors.InvalidRulesError`.
 
     >>> random_grid(seed=1) == random_grid(seed=1)
     True
     >>> random_grid(seed=1).is_complete()
     True
+    >>> random_grid(rules="x", seed=1).rules
+    Rules('x')
     """
     shape = Shape.of(shape)
-    cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
-    return Grid.unchecked(shape, cells)
+    value = as_rules(rules)
+    return Grid.unchecked(shape, random_cells(shape, value, seed=seed), rules=value)
+
+
+def random_cells(shape: Shape, rules: Rules | None = None, *, seed: int) -> bytes:
+    """The cells of a random complete grid of ``shape`` under ``rules`` (a function of the
+    shape, the rules, the seed and the version). Classic rules give :func:`random_grid`'s.
+
+    Raises :class:`InvalidRulesError` when the rules do not fit the shape or have no complete
+    grid on it (anti-king on 4x4, say): the engine's search from the empty grid ended without
+    one. None means classic rules."""
+    if rules is None or rules.is_classic:
+        cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK)
+    else:
+        from .rules import geometry  # not loaded for classic work (see tests/test_imports.py)
+
+        blob = geometry(shape, rules).blob
+        cells = _engine.random_grid(shape.box_rows, shape.box_cols, seed & _SEED_MASK, blob)
+    if cells is None:
+        raise InvalidRulesError(f"rules {str(rules)!r} on shape {shape} have no complete grid")
+    return cells

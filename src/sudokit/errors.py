@@ -8,6 +8,9 @@ The tree::
     │   └── NotUniqueError             a puzzle with no solution or more than one, given where
     │                                  one solution is needed (rating, explaining, printing)
     ├── InvalidShapeError(ValueError)  a box shape sudokit cannot build (e.g. ``1x9``, ``9x9``)
+    ├── InvalidRulesError(ValueError)  rules sudokit cannot use: an unknown rule, a jigsaw
+    │                                  region of the wrong size or not connected, a rule that
+    │                                  does not fit the shape, rules without a solution grid
     ├── GenerationError               a generator target could not be reached in its budget
     ├── BankError                     a puzzle bank that cannot be opened or used: not a bank,
     │                                  written by a newer sudokit, an unknown URL scheme, a
@@ -31,6 +34,7 @@ __all__ = [
     "ClusterError",
     "GenerationError",
     "InvalidPuzzleError",
+    "InvalidRulesError",
     "InvalidShapeError",
     "MissingExtraError",
     "NotUniqueError",
@@ -64,6 +68,11 @@ class NotUniqueError(InvalidPuzzleError):
 
 class InvalidShapeError(SudokitError, ValueError):
     """A grid shape that sudokit does not support."""
+
+
+class InvalidRulesError(SudokitError, ValueError):
+    """Rules (:mod:`sudokit.rules`) that sudokit cannot use as given; the message names the
+    rule and, for a jigsaw map, the region and a cell of it."""
 
 
 class GenerationError(SudokitError):

@@ -69,7 +69,7 @@ from itertools import chain, islice, repeat
 from typing import Generic, TextIO, TypeVar
 
 from ._candidates import format_candidates, format_candidates_line, parse_candidates
-from ._grid import Grid, conflict_reason
+from ._grid import Grid, conflict_reason, require_classic
 from ._shape import MAX_SIDE, Shape, cell_name
 from ._text import (
     DEFAULT_ALPHABET,
@@ -431,6 +431,7 @@ def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None =
 
     See :meth:`Grid.to_pretty` for an example.
     """
+    require_classic(grid, "the pretty text form")
     written = symbol_table(grid.shape.n, alphabet, ".")
     n, br, bc = grid.shape.n, grid.shape.box_rows, grid.shape.box_cols
     cells = grid.cells
@@ -449,6 +450,7 @@ def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None =
 
 def to_json(grid: Grid) -> str:
     """``{"shape": "3x3", "cells": "53..7...."}`` (a ``grid`` list of rows past 61 digits)."""
+    require_classic(grid, "the JSON form")
     import json
 
     n = grid.shape.n

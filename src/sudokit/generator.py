@@ -39,7 +39,7 @@ from operator import attrgetter
 from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
 from . import _engine
-from ._grid import Grid
+from ._grid import Grid, require_classic
 from ._parallel import ordered_map
 from ._shape import Shape
 from .canon import symmetries_of_cells
@@ -158,6 +158,7 @@ def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
     >>> is_minimal(p.puzzle, p.solution), is_minimal(p.solution, p.solution)
     (True, False)
     """
+    require_classic(puzzle, "the generator")
     shape = puzzle.shape
     removable, unsure = _engine.removable(
         shape.box_rows, shape.box_cols, puzzle.cells, solution.cells, _budget(shape), True
@@ -176,6 +177,7 @@ def minimise(puzzle: Grid, solution: Grid, *, seed: int) -> tuple[Grid, bool | N
     >>> minimise(p.solution, p.solution, seed=1)[0].clue_count < 40
     True
     """
+    require_classic(puzzle, "the generator")
     shape = puzzle.shape
     cells = bytearray(puzzle.cells)
     rng = random.Random(seed)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
 
-from ._grid import Grid, grids_of
+from ._grid import Grid, grids_of, require_classic
 from .engine import unique_solution
 from .errors import NotUniqueError
 from .logic import (
@@ -212,6 +212,7 @@ def rate(
         start: Grid | Candidates = puzzle.copy()
     else:
         start = Grid.of(puzzle)  # a Grid, or its text
+        require_classic(start, "rating")
         unique_solution(start)
     techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)

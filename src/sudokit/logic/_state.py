@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from .._grid import Grid
+from .._grid import Grid, require_classic
 from .._shape import Shape
 from ..errors import InvalidPuzzleError
 
@@ -118,6 +118,7 @@ class Candidates:
 
     @classmethod
     def from_grid(cls, grid: Grid) -> Candidates:
+        require_classic(grid, "the logic engine")
         shape = grid.shape
         full = (1 << shape.n) - 1
         values = list(grid.cells)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from .._files import replacing
-from .._grid import Grid
+from .._grid import Grid, require_classic
 from .._shape import Shape
 from ..generator import Generated
 from ..output import LABEL_FIELDS, Label, label_of
@@ -521,6 +521,7 @@ def _entries(
         grid, label = item
         if not isinstance(grid, Grid):
             raise TypeError(f"expected Generated or (Grid, label) items, got {item!r:.80}")
+        require_classic(grid, "the PDF book")
         if label is None:
             label = Label()
         elif isinstance(label, str):

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from .._grid import Grid
+from .._grid import Grid, require_classic
 from .._shape import Shape
 from ..formats import DEFAULT_ALPHABET
 
@@ -273,6 +273,7 @@ def svg(
     (True, 40)
     """
     grid = Grid.of(grid)
+    require_classic(grid, "drawing")
     shape = grid.shape
     n = shape.n
     symbols = symbols_for(n, alphabet)

@@ -1,0 +1,425 @@
+"""Rules: what a grid's digits must satisfy, as a value beside its :class:`~sudokit.Shape`.
+
+Terms (as in ``DESIGN.md``, "One request, many rules"):
+
+- A **house** is a set of ``n`` cells that holds each digit once: the rows, the columns, the
+  boxes (or, in a **jigsaw**, ``n`` irregular regions that replace the boxes), and the extra
+  houses some rules add: the two **diagonals** (``x``), the **windows** (``windoku``), the
+  **disjoint groups** (``dg``).
+- The **peers** of a cell are the cells it must differ from: everything sharing a house with
+  it, plus the cells a **neighbour rule** adds (``antiknight``, ``antiking``).
+- A **relation** constrains pairs of adjacent cells beyond "differ": ``nc`` (non-consecutive)
+  forbids consecutive digits in orthogonally adjacent cells.
+
+:class:`Rules` is the value (frozen, hashable, picklable; its text form such as ``x+windoku``
+or ``jigsaw:<region map>+x`` is what :meth:`Rules.parse` reads and ``str`` writes, in one
+canonical order); :class:`Geometry` is what a rule set means on a shape: its houses, each
+cell's peers and the cells its relation ties it to, built once per (shape, rules).
+
+>>> r = Rules.parse("windoku+x")
+>>> str(r), r
+('x+windoku', Rules('x+windoku'))
+>>> g = geometry(Shape(3, 3), r)
+>>> len(g.houses), len(g.peers[40])
+(38, 32)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from functools import cached_property, lru_cache
+from typing import Final
+
+from ._shape import MAX_SIDE, Shape, cell_name
+from .errors import InvalidRulesError
+
+__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry"]
+
+#: The rule sets sudokit knows, each with what it means (for docs and the command line).
+RULES: Final[dict[str, str]] = {
+    "classic": "rows, columns and boxes each hold every digit once (the default)",
+    "x": "both main diagonals are houses too (Sudoku-X)",
+    "windoku": "extra 3x3 windows are houses (on 9x9 at r2c2, r2c6, r6c2, r6c6; also 'hyper')",
+    "dg": "disjoint groups: the cells at the same place in each box form a house",
+    "antiknight": "cells a chess knight's move apart hold different digits",
+    "antiking": "cells that touch diagonally hold different digits",
+    "nc": "non-consecutive: orthogonally adjacent cells never hold consecutive digits",
+    "jigsaw": "jigsaw:<region map>: n irregular regions of n connected cells replace the boxes",
+}
+
+#: Other names accepted for a rule.
+ALIASES: Final[dict[str, str]] = {"hyper": "windoku"}
+
+# The extras in their canonical order: the text form lists them so.
+_EXTRAS: Final = ("x", "windoku", "dg", "antiknight", "antiking", "nc")
+
+# Region labels in the canonical text form: the first region met (row-major) is "1".
+_LABELS: Final = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0#$%&"
+
+_KNIGHT: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_KING_DIAGONAL: Final = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _read_regions(text: str) -> tuple[int, ...]:
+    """Read a region map (one label per cell, whitespace ignored) into labels 0..n-1 numbered
+    in order of first appearance, checking that it makes n connected regions of n cells."""
+    labels = [ch for ch in text if not ch.isspace()]
+    size = len(labels)
+    n = math.isqrt(size)
+    if size == 0 or n * n != size:
+        raise InvalidRulesError(
+            f"jigsaw region map {_shorten(text)!r}: {size} labels is not a square grid "
+            "(give one label per cell, row by row)"
+        )
+    if not 4 <= n <= min(MAX_SIDE, len(_LABELS)):
+        raise InvalidRulesError(
+            f"jigsaw region map {_shorten(text)!r}: side {n} is outside 4..{MAX_SIDE}"
+        )
+    number: dict[str, int] = {}
+    for ch in labels:
+        number.setdefault(ch, len(number))
+    if len(number) != n:
+        raise InvalidRulesError(
+            f"jigsaw region map {_shorten(text)!r}: {len(number)} regions on a side-{n} grid "
+            f"(it needs {n})"
+        )
+    regions = tuple(number[ch] for ch in labels)
+    for label, k in number.items():
+        cells = [c for c in range(size) if regions[c] == k]
+        if len(cells) != n:
+            raise InvalidRulesError(
+                f"jigsaw region {label!r} has {len(cells)} cells, starting at "
+                f"{cell_name(cells[0], n)} (each region needs {n})"
+            )
+        seen = {cells[0]}
+        todo = [cells[0]]
+        while todo:
+            r, c = divmod(todo.pop(), n)
+            for dr, dc in _ORTHOGONAL:
+                rr, cc = r + dr, c + dc
+                other = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and regions[other] == k and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        if len(seen) != n:
+            apart = min(set(cells) - seen)
+            raise InvalidRulesError(
+                f"jigsaw region {label!r} is not connected: {cell_name(cells[0], n)} and "
+                f"{cell_name(apart, n)} are not joined by side-touching cells of the region"
+            )
+    return regions
+
+
+class Rules:
+    """A rule set: the extras on top of rows and columns, and a jigsaw's regions if any.
+
+    Made from its text form (``Rules("x+windoku")``, same as :meth:`parse`); ``str`` gives the
+    canonical form, which ``repr`` shows and :meth:`parse` reads back.
+
+    >>> Rules("antiknight+x") == Rules("x+antiknight"), str(Rules("hyper"))
+    (True, 'windoku')
+    >>> CLASSIC, CLASSIC.is_classic
+    (Rules('classic'), True)
+    """
+
+    __slots__ = ("_hash", "extras", "regions")
+
+    #: The extras in canonical order (names from :data:`RULES`, never ``jigsaw``).
+    extras: tuple[str, ...]
+    #: A jigsaw's region of each cell (0..n-1, numbered by first appearance), or None: boxes.
+    regions: tuple[int, ...] | None
+    _hash: int
+
+    def __init__(self, text: str = "classic") -> None:
+        if not isinstance(text, str):
+            raise InvalidRulesError(f"rules must be text such as 'x+windoku', got {text!r}")
+        extras: set[str] = set()
+        regions: tuple[int, ...] | None = None
+        parts = [p.strip() for p in text.split("+")]
+        if parts == [""]:
+            parts = ["classic"]
+        for part in parts:
+            name, colon, rest = part.partition(":")
+            name = ALIASES.get(name.strip().lower(), name.strip().lower())
+            if name == "jigsaw":
+                if not colon or not rest.strip():
+                    raise InvalidRulesError(
+                        f"rules {_shorten(text)!r}: jigsaw needs its region map, "
+                        "as jigsaw:<one label per cell>"
+                    )
+                if regions is not None:
+                    raise InvalidRulesError(f"rules {_shorten(text)!r}: two jigsaw region maps")
+                regions = _read_regions(rest)
+                continue
+            if colon:
+                raise InvalidRulesError(
+                    f"rules {_shorten(text)!r}: rule {name!r} takes no ':' argument"
+                )
+            if name == "classic":
+                if len(parts) > 1:
+                    raise InvalidRulesError(
+                        f"rules {_shorten(text)!r}: 'classic' means no extras; leave it out "
+                        "when combining rules"
+                    )
+                continue
+            if name not in _EXTRAS:
+                known = ", ".join([*RULES, *ALIASES])
+                raise InvalidRulesError(
+                    f"rules {_shorten(text)!r}: unknown rule {name!r} (known: {known})"
+                )
+            if name in extras:
+                raise InvalidRulesError(f"rules {_shorten(text)!r}: rule {name!r} given twice")
+            extras.add(name)
+        self._set(tuple(e for e in _EXTRAS if e in extras), regions)
+
+    def _set(self, extras: tuple[str, ...], regions: tuple[int, ...] | None) -> None:
+        object.__setattr__(self, "extras", extras)
+        object.__setattr__(self, "regions", regions)
+        object.__setattr__(self, "_hash", hash((extras, regions)))
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read a text form: rule names joined by ``+`` (``x+windoku``, ``jigsaw:<map>+x``),
+        ``classic`` or an empty string for none. Raises :class:`InvalidRulesError`."""
+        return cls(text)
+
+    @classmethod
+    def of(cls, extras: Iterable[str] = (), *, regions: Iterable[int] | None = None) -> Rules:
+        """The rules with these extras (names or aliases, any order) and jigsaw regions
+        (one label per cell, row-major) if given."""
+        names = [str(e) for e in extras]
+        if regions is not None:
+            labels = list(regions)
+            if any(not isinstance(k, int) or not 0 <= k < len(_LABELS) for k in labels):
+                raise InvalidRulesError(f"jigsaw region labels must be 0..{len(_LABELS) - 1}")
+            names.insert(0, "jigsaw:" + "".join(_LABELS[k] for k in labels))
+        return cls("+".join(names) or "classic")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Rules is immutable: cannot set {name!r}")
+
+    @property
+    def is_classic(self) -> bool:
+        """No extras and no jigsaw: rows, columns and boxes only."""
+        return not self.extras and self.regions is None
+
+    @property
+    def side(self) -> int | None:
+        """The grid side a jigsaw's map fixes, or None (the rules fit any side they fit)."""
+        return None if self.regions is None else math.isqrt(len(self.regions))
+
+    def __str__(self) -> str:
+        parts = list(self.extras)
+        if self.regions is not None:
+            parts.insert(0, "jigsaw:" + "".join(_LABELS[k] for k in self.regions))
+        return "+".join(parts) or "classic"
+
+    def __repr__(self) -> str:
+        return f"Rules({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self.extras == other.extras and self.regions == other.regions
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[Rules], tuple[str]]:
+        return (Rules, (str(self),))
+
+
+#: No extras: rows, columns and boxes.
+CLASSIC: Final = Rules()
+
+
+def _square(cells: Iterable[tuple[int, int]], n: int) -> tuple[int, ...]:
+    return tuple(sorted(r * n + c for r, c in cells))
+
+
+class Geometry:
+    """What ``rules`` mean on ``shape``: houses, peers and relation, derived once.
+
+    Use :func:`geometry` (cached) rather than this constructor. Houses are listed rows
+    (``0..n-1``), columns (``n..2n-1``), boxes or jigsaw regions (``2n..3n-1``), then the
+    extra houses: diagonals, windows (the real windows first, then the implied ones), groups.
+    """
+
+    __slots__ = ("__dict__", "house_names", "houses", "n", "rules", "shape", "size")
+
+    shape: Shape
+    rules: Rules
+    n: int
+    size: int
+    houses: tuple[tuple[int, ...], ...]
+    house_names: tuple[str, ...]
+
+    def __init__(self, shape: Shape, rules: Rules) -> None:
+        n = shape.n
+        self.shape, self.rules, self.n, self.size = shape, rules, n, n * n
+        where = f"rules {_shorten(str(rules))!r} on shape {shape}"
+        if rules.side is not None and rules.side != n:
+            raise InvalidRulesError(
+                f"{where}: the jigsaw map is for side {rules.side}, the grid's side is {n}"
+            )
+        houses = list(shape.rows) + list(shape.cols)
+        names = [f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+        if rules.regions is None:
+            houses += shape.boxes
+            names += [f"box {i + 1}" for i in range(n)]
+        else:
+            regions = rules.regions
+            houses += [tuple(c for c in range(n * n) if regions[c] == k) for k in range(n)]
+            names += [f"region {i + 1}" for i in range(n)]
+        if "x" in rules.extras:
+            houses.append(tuple(i * n + i for i in range(n)))
+            houses.append(tuple(i * n + n - 1 - i for i in range(n)))
+            names += ["diagonal 1", "diagonal 2"]
+        if "windoku" in rules.extras:
+            b = math.isqrt(n)
+            if b * b != n or (rules.regions is None and shape.box_rows != shape.box_cols):
+                raise InvalidRulesError(
+                    f"{where}: windoku needs square boxes (windows of b x b cells on a side "
+                    "of b*b), e.g. shapes 2x2, 3x3, 4x4"
+                )
+            # Windows are b x b squares at offsets 1 + k(b+1), k = 0..b-2, along each axis;
+            # the b "gap" lines between and around them (0, b+1, 2(b+1), ...) form one more
+            # group of b lines. Crossing the b-1 window bands and the gap group in rows with
+            # the same in columns gives b*b squares of b*b cells: the (b-1)^2 windows, then
+            # the 2b-1 implied houses. Every solution keeps the implied ones: the b rows of a
+            # window band hold each digit b times; its b-1 windows hold it b-1 times; so its
+            # gap columns hold it once (columns likewise); and the gap rows hold each digit b
+            # times, b-1 of them in the (implied) houses just shown, so the gap x gap square
+            # holds it once too.
+            bands = [tuple(range(1 + k * (b + 1), 1 + k * (b + 1) + b)) for k in range(b - 1)]
+            gaps = tuple(range(0, n, b + 1))
+            for i, rows in enumerate(bands):
+                for j, cols in enumerate(bands):
+                    houses.append(_square(((r, c) for r in rows for c in cols), n))
+                    names.append(f"window {i * (b - 1) + j + 1}")
+            k = 0
+            for rows in [*bands, gaps]:
+                for cols in [*bands, gaps]:
+                    if rows is gaps or cols is gaps:
+                        k += 1
+                        houses.append(_square(((r, c) for r in rows for c in cols), n))
+                        names.append(f"implied window {k}")
+        if "dg" in rules.extras:
+            if rules.regions is not None:
+                raise InvalidRulesError(
+                    f"{where}: dg (disjoint groups) needs boxes, and a jigsaw replaces them"
+                )
+            boxes = shape.boxes
+            houses += [tuple(sorted(box[p] for box in boxes)) for p in range(n)]
+            names += [f"group {p + 1}" for p in range(n)]
+        # Two rules may make the same set of cells a house (not on the shapes sudokit builds
+        # today, but cheap to rule out): keep the first, so counts stay honest.
+        seen: set[frozenset[int]] = set()
+        kept: list[tuple[int, ...]] = []
+        kept_names: list[str] = []
+        for house, name in zip(houses, names, strict=True):
+            key = frozenset(house)
+            if key not in seen:
+                seen.add(key)
+                kept.append(house)
+                kept_names.append(name)
+        self.houses = tuple(kept)
+        self.house_names = tuple(kept_names)
+
+    def __repr__(self) -> str:
+        return f"Geometry({self.shape!r}, {self.rules!r})"
+
+    @cached_property
+    def houses_of(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the indexes into :attr:`houses` of the houses it is in."""
+        found: list[list[int]] = [[] for _ in range(self.size)]
+        for h, house in enumerate(self.houses):
+            for c in house:
+                found[c].append(h)
+        return tuple(tuple(f) for f in found)
+
+    def _steps(self, steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+        n = self.n
+        out = []
+        for cell in range(self.size):
+            r, c = divmod(cell, n)
+            out.append(
+                tuple(
+                    sorted(
+                        (r + dr) * n + c + dc
+                        for dr, dc in steps
+                        if 0 <= r + dr < n and 0 <= c + dc < n
+                    )
+                )
+            )
+        return tuple(out)
+
+    @cached_property
+    def neighbours(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the cells its neighbour rules (anti-knight, anti-king) add."""
+        steps: tuple[tuple[int, int], ...] = ()
+        if "antiknight" in self.rules.extras:
+            steps += _KNIGHT
+        if "antiking" in self.rules.extras:
+            steps += _KING_DIAGONAL
+        return self._steps(steps)
+
+    @cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the cells it must differ from, sorted."""
+        houses, neighbours = self.houses, self.neighbours
+        return tuple(
+            tuple(
+                sorted(
+                    ({p for h in self.houses_of[c] for p in houses[h]} | set(neighbours[c])) - {c}
+                )
+            )
+            for c in range(self.size)
+        )
+
+    @cached_property
+    def related(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the cells the ``nc`` relation ties it to (orthogonally adjacent
+        ones), or nothing when the rules have no relation."""
+        return self._steps(_ORTHOGONAL if "nc" in self.rules.extras else ())
+
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.n)
+
+    @cached_property
+    def blob(self) -> bytes:
+        """The geometry as the exact engine reads it: 32-bit ints ``[houses, stride, nc,
+        boxes]``, then each house's n cells, then each cell's peers padded to ``stride`` by
+        repeating its first (eliminating twice is harmless), then, with nc, each cell's four
+        orthogonal neighbours padded likewise. ``boxes`` is 1 when the boxes are houses, so
+        the engine's box/line step applies."""
+        stride = max(len(p) for p in self.peers)
+        ints = [len(self.houses), stride, int("nc" in self.rules.extras)]
+        ints.append(int(self.rules.regions is None))
+        for house in self.houses:
+            ints += house
+        for p in self.peers:
+            ints += p + (p[0],) * (stride - len(p))
+        if ints[2]:
+            for a in self.related:
+                ints += a + (a[0],) * (4 - len(a))
+        return b"".join(i.to_bytes(4, "little") for i in ints)
+
+
+def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:
+    """The :class:`Geometry` of ``rules`` on ``shape``, built once per pair.
+
+    Raises :class:`InvalidRulesError` when the rules do not fit the shape (windoku on boxes
+    that are not square, a jigsaw map for another side, disjoint groups with a jigsaw)."""
+    return _geometry(shape, rules)
+
+
+@lru_cache(maxsize=256)
+def _geometry(shape: Shape, rules: Rules) -> Geometry:
+    return Geometry(shape, rules)
