@@ -78,7 +78,7 @@ COVERED |= {"canonical_id", "format_grid", "hunt", "solve_many", "count_many", "
 COVERED |= {"generate_many", "random_grid", "parse_grid", "read_puzzles", "Grid", "Request"}
 #: Public names that take neither (classes of results, errors, constants).
 NEITHER = {"MAX_SIDE", "SYMMETRIES", "__version__", "Vicinity", "Shape", "Transform", "Record"}
-NEITHER |= {"Canonical", "Rated", "Generated"}
+NEITHER |= {"Canonical", "Rated", "Generated", "CLASSIC", "Rules", "InvalidRulesError"}
 
 
 def test_every_public_entry_point_is_listed() -> None:
