@@ -52,10 +52,10 @@ from starlette.exceptions import HTTPException
 from .._grid import Grid
 from .._shape import Shape
 from ..bank import Bank, Filters, Stored
-from ..canon import Transform
+from ..canon import Transform, random_isomorph
 from ..difficulty import Request as Wanted  # (Request is the HTTP request here)
 from ..difficulty import difficulty, refuse_unreachable, step_names
-from ..generator import SYMMETRIES, symmetry_of
+from ..generator import SYMMETRIES
 from ..logic import STEP_SCHEMA
 from ..rating import Level
 from . import ids, page, work
@@ -356,59 +356,11 @@ def _require(values: list[str] | None) -> tuple[str, ...]:
     return names
 
 
-def _keeps(symmetry: str) -> bool:
-    """Whether transposing a pattern keeps its symmetry's name."""
-    return symmetry not in ("mirror-h", "mirror-v")
-
-
-def _reversible(count: int, rng: random.Random) -> list[int]:
-    """A random order of ``range(count)`` that commutes with turning it round: place ``k``
-    and place ``count - 1 - k`` take a pair ``p, count - 1 - p`` (either way round); the
-    middle, when ``count`` is odd, stays."""
-    half = list(range(count // 2))
-    rng.shuffle(half)
-    out = [0] * count
-    for k, p in enumerate(half):
-        a, b = (p, count - 1 - p) if rng.random() < 0.5 else (count - 1 - p, p)
-        out[k], out[count - 1 - k] = a, b
-    if count % 2:
-        out[count // 2] = count // 2
-    return out
-
-
-def _mirrored(blocks: int, size: int, rng: random.Random) -> tuple[int, ...]:
-    """A random order of ``blocks * size`` lines (whole blocks moved, lines only inside their
-    block) that commutes with turning the order round: line ``i`` goes where line ``m - i``
-    goes, mirrored. Such orders keep every mirror and rotation symmetry of a clue pattern."""
-    m = blocks * size - 1
-    block_of = _reversible(blocks, rng)
-    order = [0] * (m + 1)
-    for k in range((blocks + 1) // 2):
-        within = _reversible(size, rng)
-        src, dst = block_of[k], k
-        for i in range(size):
-            order[dst * size + i] = src * size + within[i]
-            order[m - (dst * size + i)] = m - (src * size + within[i])
-    return tuple(order)
-
-
 def isomorph(stored: Stored, rng: random.Random) -> tuple[Transform, Grid]:
     """A random transform that shows ``stored`` (from its shown form, the generator's clue
     pattern) relabelled and moved, keeping the pattern's symmetry, and the grid it shows; its
     inverse maps the served puzzle back to the shown one."""
-    shape = stored.shape
-    digits = list(range(1, shape.n + 1))
-    rng.shuffle(digits)
-    square = shape.box_rows == shape.box_cols
-    rows = _mirrored(shape.box_cols, shape.box_rows, rng)
-    cols = rows if square else _mirrored(shape.box_rows, shape.box_cols, rng)
-    flip = square and _keeps(stored.symmetry) and rng.random() < 0.5
-    t = Transform(shape, flip, rows, cols, (0, *digits))
-    grid = t.apply(stored.shown)
-    if symmetry_of(grid) != stored.symmetry:  # pragma: no cover - a guard
-        t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
-        grid = t.apply(stored.shown)
-    return t, grid
+    return random_isomorph(stored.shown, rng, stored.symmetry)
 
 
 def _served(
