@@ -47,7 +47,6 @@ from ..rating import Level
 __all__ = [
     "LEVELS",
     "MAX_PLAY_SIDE",
-    "MAX_SIDE",
     "SIDES",
     "RequestError",
     "hint_answer",
@@ -96,9 +95,6 @@ MAX_PLAY_SIDE = 16
 #: Level names, easiest first, as the page and the query string spell them.
 LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
 
-#: The largest side accepted in a posted puzzle (36x36 is the engines' limit).
-MAX_SIDE = 36
-
 
 class RequestError(SudokitError, ValueError):
     """A request the server refuses: ``status`` is the HTTP status (4xx for bad requests), the
@@ -146,13 +142,10 @@ def _box_shape(text: object) -> Shape | None:
         return None
     if not isinstance(text, str) or len(text) > 16:
         raise RequestError(f"'shape' must be a text such as '3x3', got {text!r:.40}")
-    try:
-        shape = Shape.parse(text.strip())
+    try:  # Shape refuses a side over sudokit.MAX_SIDE (the engines' limit), naming it
+        return Shape.parse(text.strip())
     except SudokitError as e:
         raise RequestError(f"'shape': {e}") from None
-    if shape.n > MAX_SIDE:
-        raise RequestError(f"'shape' {shape} makes a {shape.n}x{shape.n} grid; at most 36x36")
-    return shape
 
 
 def _digits(value: Sequence[object], key: str, size: int, top: int) -> list[int]:
