@@ -19,14 +19,14 @@ __all__ = ["add_routes"]
 
 async def solve(request: Request, body: PuzzleIn) -> dict[str, Any]:
     """The one solution of a puzzle, as a grid (422 when it has none or more than one)."""
-    return dict(await state(request).cpu(work.solve, body.model_dump()))
+    return dict(await state(request).cpu(work.solve, body))
 
 
 async def rate(request: Request, body: PuzzleIn) -> dict[str, Any]:
     """Sudoku Explainer's ER/EP/ED, the level, the hardest technique, HoDoKu's grade."""
     s = state(request)
     deadline = time.monotonic() + s.settings.time_limit
-    return dict(await s.cpu(work.rate_puzzle, body.model_dump(), deadline))
+    return dict(await s.cpu(work.rate_puzzle, body, deadline))
 
 
 async def explain(request: Request, body: PuzzleIn) -> dict[str, Any]:
@@ -34,19 +34,19 @@ async def explain(request: Request, body: PuzzleIn) -> dict[str, Any]:
     with its hint texts."""
     s = state(request)
     deadline = time.monotonic() + s.settings.time_limit
-    return dict(await s.cpu(work.explain, body.model_dump(), deadline))
+    return dict(await s.cpu(work.explain, body, deadline))
 
 
 async def hint(request: Request, body: HintIn) -> dict[str, Any]:
     """A hint for a player's position (own pencil marks included), at detail 1, 2 or 3:
     ``{kind, detail, text, step}``, the step carrying only what the detail tells (1:
     where to look); a mistake on the board is pointed at first."""
-    return dict(await state(request).cpu(work.hint, body.model_dump()))
+    return dict(await state(request).cpu(work.hint, body))
 
 
 async def check(request: Request, body: CheckIn) -> dict[str, Any]:
     """Which entries of a board are wrong."""
-    return dict(await state(request).cpu(work.check, body.model_dump()))
+    return dict(await state(request).cpu(work.check, body))
 
 
 def add_routes(app: FastAPI) -> None:
