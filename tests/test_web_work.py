@@ -63,7 +63,12 @@ def _strings(path: Path) -> list[str]:
 
 @pytest.mark.parametrize(
     "message",
-    ["must be a text or a list of digits", "'detail' must be 1, 2 or 3", "list of digit masks"],
+    [
+        "must be a text or a list of digits",
+        "'detail' must be 1, 2 or 3",
+        "list of digit masks",
+        "must be a short text",  # the query's shape: PuzzleQuery checks its type and length
+    ],
 )
 def test_the_schemas_checks_are_not_made_again_by_hand(message: str) -> None:
     """A check the request schema makes (a grid value's type, the detail, the marks' type)
