@@ -471,6 +471,8 @@ def test_isomorph_output_is_the_same_puzzle_in_another_form(filled: str, capsys:
         assert obj["puzzle"] not in texts
         assert unique_solution(puzzle) == Grid(obj["solution"])
         assert canonical_id(puzzle) in stored
+        # the same random isomorph as the service's: the clue pattern keeps its symmetry
+        assert symmetry_of(puzzle) == stored[canonical_id(puzzle)].symmetry
 
 
 def test_export_writes_a_book(filled: str, tmp_path: Path, capsys: Capture) -> None:

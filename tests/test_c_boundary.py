@@ -312,6 +312,32 @@ def test_one_size_limit_everywhere() -> None:
         _engine.random_grid(MAX_SIDE // 2 + 1, 2, 1)
 
 
+def test_no_python_module_writes_the_size_limit_down_again() -> None:
+    """The Python side takes the limit from the extension (``sudokit._shape.MAX_SIDE``): no
+    module binds a MAX_ name to a number of its own equal to it (the service's shape check
+    and largest digit once did)."""
+    import ast
+    from pathlib import Path
+
+    import sudokit
+
+    src = Path(sudokit.__file__).parent
+    found = []
+    for path in sorted(src.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+                value = node.value
+                if (
+                    any(name.startswith("MAX_") for name in names)
+                    and isinstance(value, ast.Constant)
+                    and value.value == MAX_SIDE
+                ):
+                    found.append(f"{path.relative_to(src)}:{node.lineno} {names}")
+    assert found == []
+
+
 KNOWN_LINE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 

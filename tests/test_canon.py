@@ -694,6 +694,38 @@ def test_symmetry_many_names_the_group_of_maps_each_pattern_keeps(n: int) -> Non
         assert set(SYMMETRIES[name]) == _kept_maps(grid, n), (grid, name)
 
 
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(3, 3), Shape(3, 4)])
+def test_random_isomorphs_keep_the_clue_patterns_symmetry(shape: Shape) -> None:
+    """For every symmetry (those transposing swaps included, mirror-h and mirror-v): puzzles
+    whose clues are whole orbits of it, each mapped at random many times, keep their pattern's
+    largest symmetry, and the transform returned makes the grid returned."""
+    from sudokit.canon import random_isomorph, symmetries_of_cells
+    from sudokit.generator import SYMMETRIES, orbits
+
+    rng = random.Random(shape.n)
+    full = random_grid(shape, seed=shape.n)
+    flips = 0
+    for symmetry in SYMMETRIES:
+        cells = bytearray(shape.size)
+        for orbit in rng.sample(orbits(shape, symmetry), len(orbits(shape, symmetry)) // 2):
+            for cell in orbit:
+                cells[cell] = full[cell]
+        grid = Grid.from_cells(bytes(cells), shape)
+        (kept,) = symmetries_of_cells(shape.n, grid.cells)
+        forms = set()
+        for _ in range(30):
+            t, made = random_isomorph(grid, rng)
+            assert t.apply(grid) == made
+            assert symmetries_of_cells(shape.n, made.cells) == [kept], (symmetry, t)
+            assert random_isomorph(grid, random.Random(1), kept) == random_isomorph(
+                grid, random.Random(1)
+            )
+            flips += t.transpose
+            forms.add(made)
+        assert len(forms) > 10  # random copies, not one fixed form
+    assert flips > 0 or shape.box_rows != shape.box_cols
+
+
 def test_base32_keys_are_base64s_text() -> None:
     import base64
 

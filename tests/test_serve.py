@@ -464,11 +464,11 @@ def test_picks_share_queries_and_refill_before_running_dry(bank_path: str) -> No
     """The service's random picks (runs of stored puzzles, refilled from the bank): every
     request for a filter the bank can serve gets a puzzle that fits, however many come
     together; requests waiting together share one query; a filter nothing fits gives None."""
-    from sudokit.web.app import _Picks
+    from sudokit.web.state import Picks
 
     async def go() -> tuple[list[Any], list[Any], Any, int]:
         with _CountingBank(bank_path) as bank:
-            picks = _Picks(bank, size=8)
+            picks = Picks(bank, size=8)
             easy = Filters(level=Level.EASY)
             together = await asyncio.gather(*(picks.take(easy) for _ in range(30)))
             queries = _CountingBank.queries

@@ -61,6 +61,7 @@ __all__ = [
     "ids_of_canonical",
     "ids_of_forms",
     "PATTERN_SYMMETRIES",
+    "random_isomorph",
     "symmetries_of_cells",
 ]
 
@@ -411,6 +412,73 @@ def symmetries_of_cells(n: int, cells: bytes) -> list[str]:
     """
     names = PATTERN_SYMMETRIES
     return [names[code] for code in _canon.symmetry_many(n, cells)]
+
+
+def _reversible(count: int, rng: random.Random) -> list[int]:
+    """A random order of ``range(count)`` that commutes with turning it round: place ``k``
+    and place ``count - 1 - k`` take a pair ``p, count - 1 - p`` (either way round); the
+    middle, when ``count`` is odd, stays."""
+    half = list(range(count // 2))
+    rng.shuffle(half)
+    out = [0] * count
+    for k, p in enumerate(half):
+        a, b = (p, count - 1 - p) if rng.random() < 0.5 else (count - 1 - p, p)
+        out[k], out[count - 1 - k] = a, b
+    if count % 2:
+        out[count // 2] = count // 2
+    return out
+
+
+def _mirrored(blocks: int, size: int, rng: random.Random) -> tuple[int, ...]:
+    """A random order of ``blocks * size`` lines (whole blocks moved, lines only inside their
+    block) that commutes with turning the order round: line ``i`` goes where line ``m - i``
+    goes, mirrored. Such orders keep every mirror and rotation symmetry of a clue pattern."""
+    m = blocks * size - 1
+    block_of = _reversible(blocks, rng)
+    order = [0] * (m + 1)
+    for k in range((blocks + 1) // 2):
+        within = _reversible(size, rng)
+        src, dst = block_of[k], k
+        for i in range(size):
+            order[dst * size + i] = src * size + within[i]
+            order[m - (dst * size + i)] = m - (src * size + within[i])
+    return tuple(order)
+
+
+def random_isomorph(
+    grid: Grid, rng: random.Random, symmetry: str | None = None
+) -> tuple[Transform, Grid]:
+    """A random transform of ``grid`` that keeps its clue pattern's symmetry, and the grid it
+    makes: digits relabelled at random, bands, rows, stacks and columns moved by orders that
+    commute with turning the grid round (so every mirror and rotation stays one), transposed
+    at a coin's toss when the boxes are square and transposing keeps the symmetry's name (all
+    but ``mirror-h`` and ``mirror-v``, which it swaps). ``symmetry`` is the pattern's (one of
+    :data:`PATTERN_SYMMETRIES`, as :func:`symmetries_of_cells` finds it), when the caller
+    knows it already. Puzzles shown to people keep the look they were made with.
+
+    >>> p = Grid("..3.2.6..9..3.5..1..18.64....81.29..7......."
+    ...          "8..67.82....26.95..8..2.3..9..5.1.3..")
+    >>> t, q = random_isomorph(p, random.Random(1))
+    >>> t.apply(p) == q, canonical(q).grid == canonical(p).grid
+    (True, True)
+    >>> symmetries_of_cells(9, q.cells) == symmetries_of_cells(9, p.cells) == ["mirror-both"]
+    True
+    """
+    shape = grid.shape
+    if symmetry is None:
+        symmetry = symmetries_of_cells(shape.n, grid.cells)[0]
+    digits = list(range(1, shape.n + 1))
+    rng.shuffle(digits)
+    square = shape.box_rows == shape.box_cols
+    rows = _mirrored(shape.box_cols, shape.box_rows, rng)
+    cols = rows if square else _mirrored(shape.box_rows, shape.box_cols, rng)
+    flip = square and symmetry not in ("mirror-h", "mirror-v") and rng.random() < 0.5
+    t = Transform(shape, flip, rows, cols, (0, *digits))
+    made = t.apply(grid)
+    if symmetries_of_cells(shape.n, made.cells)[0] != symmetry:  # pragma: no cover - a guard
+        t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
+        made = t.apply(grid)
+    return t, made
 
 
 def _id_head(shape: Shape) -> tuple[bytes, str]:

@@ -38,7 +38,7 @@ from sqlalchemy.engine import Connection
 from .. import generator
 from .._grid import Grid
 from .._shape import Shape
-from ..canon import Transform
+from ..canon import Transform, random_isomorph
 from ..difficulty import Difficulty, RateAll, Rated, Request, RequestFields, rated, step_names
 from ..engine import unique_solution
 from ..errors import BankError
@@ -174,8 +174,9 @@ class Stored:
     added: datetime
 
     def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
-        """A random relabelled and transformed copy of the puzzle and its solution, never
-        equal to the stored texts unless the puzzle has no other form."""
+        """A random relabelled and transformed copy of the puzzle and its solution, with the
+        shown form's symmetry (:func:`sudokit.canon.random_isomorph`, as the service serves
+        them), never equal to the stored texts unless the puzzle has no other such form."""
         t = self.isomorph_transform(rng)
         return t.apply(self.shown), t.apply(self.shown_solution())
 
@@ -183,8 +184,8 @@ class Stored:
         """The random transform :meth:`isomorph` applies to the shown form (for a caller that
         wants the copy of the puzzle, and its solution only when asked)."""
         for _ in range(20):
-            t = Transform.random(self.shape, rng)
-            if t.apply(self.shown) not in (self.shown, self.puzzle):
+            t, grid = random_isomorph(self.shown, rng, self.symmetry)
+            if grid not in (self.shown, self.puzzle):
                 break
         return t
 

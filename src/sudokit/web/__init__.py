@@ -5,7 +5,11 @@
 - :mod:`sudokit.web.work`: the service's CPU work (solve, rate, explain, hint, check, make
   puzzles for the bank), run in worker processes;
 - :mod:`sudokit.web.app`: the service itself (FastAPI, run by uvicorn: ``sudokit serve``),
-  which needs the ``server`` extra: ``pip install "sudokit[server]"``;
+  which needs the ``server`` extra: ``pip install "sudokit[server]"``; its routes are in
+  :mod:`~sudokit.web.routes_puzzles`, :mod:`~sudokit.web.routes_engines` and
+  :mod:`~sudokit.web.routes_page`, what a query asks for in :mod:`~sudokit.web.query`, its
+  refusals in :mod:`~sudokit.web.refusals`, what it holds while it runs in
+  :mod:`~sudokit.web.state`, and the guard in front of it in :mod:`~sudokit.web.guard`;
 - :mod:`sudokit.web.schema`: its JSON, as typed models: one request schema for a puzzle, one
   answer schema for a grid;
 - :mod:`sudokit.web.ids`: the signed puzzle ids it hands out;

@@ -28,8 +28,8 @@ Cells in answers are ``[row, column]`` pairs, 1-based, as in :meth:`Step.to_dict
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from .._grid import Grid
 from .._shape import Shape
@@ -47,7 +47,6 @@ from ..rating import Level
 __all__ = [
     "LEVELS",
     "MAX_PLAY_SIDE",
-    "MAX_SIDE",
     "SIDES",
     "RequestError",
     "hint_answer",
@@ -96,9 +95,6 @@ MAX_PLAY_SIDE = 16
 #: Level names, easiest first, as the page and the query string spell them.
 LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
 
-#: The largest side accepted in a posted puzzle (36x36 is the engines' limit).
-MAX_SIDE = 36
-
 
 class RequestError(SudokitError, ValueError):
     """A request the server refuses: ``status`` is the HTTP status (4xx for bad requests), the
@@ -112,12 +108,11 @@ class RequestError(SudokitError, ValueError):
 def parse_shape(text: str) -> Shape:
     """The shape named by a side of :data:`SIDES` (``"9"``) or by its boxes (``"3x3"``), for a
     grid of side at most :data:`MAX_PLAY_SIDE`. (``"4x4"`` names boxes, so a 16x16 grid.)
+    ``text`` is the query's, whose type and length its model has checked.
 
     >>> parse_shape("6"), parse_shape("3x4"), parse_shape("16")
     (Shape(2, 3), Shape(3, 4), Shape(4, 4))
     """
-    if not isinstance(text, str) or len(text) > 16:
-        raise RequestError(f"shape must be a short text such as '3x3' or '9', got {text!r:.40}")
     stripped = text.strip()
     if stripped.isdecimal():
         side = int(stripped)
@@ -136,36 +131,35 @@ def parse_shape(text: str) -> Shape:
 
 # Grids in requests -------------------------------------------------------------------------------
 #
-# A grid value is a text sudokit reads or a list of n*n digits (the request schema of
-# sudokit.web.schema). What cannot be read is a 400; a grid that reads but breaks the rules
-# (two equal digits in a unit) is a 422.
+# A grid value is a text sudokit reads or a list of digits, as the request schema of
+# sudokit.web.schema has checked it (its type, length, and digits 0 to MAX_SIDE): what is
+# left is what only the puzzle tells, read here. What cannot be read, or does not fit the
+# grid's shape, is a 400; a grid that reads but breaks the rules (two equal digits in a unit)
+# is a 422.
 
 
-def _box_shape(text: object) -> Shape | None:
+def _box_shape(text: str | None) -> Shape | None:
     if text is None:
         return None
-    if not isinstance(text, str) or len(text) > 16:
-        raise RequestError(f"'shape' must be a text such as '3x3', got {text!r:.40}")
-    try:
-        shape = Shape.parse(text.strip())
+    try:  # Shape refuses a side over sudokit.MAX_SIDE (the engines' limit), naming it
+        return Shape.parse(text.strip())
     except SudokitError as e:
         raise RequestError(f"'shape': {e}") from None
-    if shape.n > MAX_SIDE:
-        raise RequestError(f"'shape' {shape} makes a {shape.n}x{shape.n} grid; at most 36x36")
-    return shape
 
 
-def _digits(value: Sequence[object], key: str, size: int, top: int) -> list[int]:
+def _digits(value: Sequence[int], key: str, size: int, top: int) -> list[int]:
+    """``value`` when it holds a digit of a grid's ``size`` cells each, none over ``top``."""
     if len(value) != size:
         raise RequestError(f"{key!r} must hold {size} digits, one a cell; got {len(value)}")
     for i, v in enumerate(value):
-        # bool is an int in Python, but true/false in JSON is a client's bug.
-        if type(v) is not int or not 0 <= v <= top:
+        if not 0 <= v <= top:
             raise RequestError(f"{key}[{i}] must be a whole number 0-{top}, got {v!r:.40}")
-    return list(value)  # type: ignore[arg-type]
+    return list(value)
 
 
-def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") -> Grid:
+def parse_puzzle(
+    value: str | Sequence[int], shape_text: str | None = None, key: str = "puzzle"
+) -> Grid:
     """A grid from a grid value (see above), with the box shape ``shape_text`` if given."""
     shape = _box_shape(shape_text)
     if isinstance(value, str):
@@ -177,9 +171,6 @@ def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") 
             except InvalidPuzzleError:
                 raise RequestError(f"{key!r} cannot be read: {e}") from None
             raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
-    if not isinstance(value, list):
-        kind = type(value).__name__
-        raise RequestError(f"{key!r} must be a text or a list of digits, got {kind}")
     if shape is None:
         side = round(len(value) ** 0.5)
         root = round(side**0.5)
@@ -196,7 +187,7 @@ def parse_puzzle(value: object, shape_text: object = None, key: str = "puzzle") 
         raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
 
 
-def parse_board(puzzle: Grid, value: object, key: str = "grid") -> list[int]:
+def parse_board(puzzle: Grid, value: str | Sequence[int], key: str = "grid") -> list[int]:
     """A player's board for ``puzzle`` from a grid value in the puzzle's shape (conflicts
     allowed: a board may hold mistakes); a 422 when it changes a clue."""
     shape = puzzle.shape
@@ -205,12 +196,8 @@ def parse_board(puzzle: Grid, value: object, key: str = "grid") -> list[int]:
             values = list(parse_grid(value, shape=shape, allow_conflicts=True).cells)
         except InvalidPuzzleError as e:
             raise RequestError(f"{key!r} cannot be read: {e}") from None
-    elif isinstance(value, list):
-        values = _digits(value, key, shape.size, shape.n)
     else:
-        raise RequestError(
-            f"{key!r} must be a text or a list of digits, got {type(value).__name__}"
-        )
+        values = _digits(value, key, shape.size, shape.n)
     moved = [c for c, v in enumerate(puzzle.cells) if v and values[c] != v]
     if moved:
         raise RequestError(f"{key!r} changes the clue at {shape.cell_name(moved[0])}", 422)
@@ -317,25 +304,24 @@ def hint_answer(
     return {"kind": "step", **found.to_dict(state)}
 
 
-def hint_request(body: Mapping[str, Any]) -> dict[str, Any]:
-    """Answer a hint request (see :func:`hint_answer`) whose keys the request schema
-    (:class:`sudokit.web.schema.HintIn`) has checked: ``puzzle`` and ``grid`` (the board,
-    default the puzzle) as grid values, ``shape``, ``marks`` (one digit mask a cell, or
-    None) and ``detail`` (1, 2 or 3)."""
-    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
+def hint_request(
+    puzzle_value: str | Sequence[int],
+    shape_text: str | None = None,
+    board: str | Sequence[int] | None = None,
+    marks: Sequence[int] | None = None,
+    detail: Literal[1, 2, 3] = 1,
+) -> dict[str, Any]:
+    """Answer a hint request (see :func:`hint_answer`), as the request schema
+    (:class:`sudokit.web.schema.HintIn`) has checked its values: the puzzle and the board
+    (default the puzzle) as grid values, the box shape, the pencil marks (one digit mask a
+    cell, or None) and the detail."""
+    puzzle = parse_puzzle(puzzle_value, shape_text)
     shape = puzzle.shape
     if shape.n > MAX_PLAY_SIDE:
         raise RequestError(f"hints are for grids up to 16x16; this one is {shape.n}x{shape.n}")
-    board = body.get("grid")
     values = list(puzzle.cells) if board is None else parse_board(puzzle, board)
-    marks = body.get("marks")
     if marks is not None:
-        if not isinstance(marks, list):
-            raise RequestError(f"'marks' must be a list of digit masks, got {type(marks).__name__}")
         marks = _digits(marks, "marks", shape.size, (1 << shape.n) - 1)
-    detail = body.get("detail", 1)
-    if type(detail) is not int or detail not in (1, 2, 3):
-        raise RequestError(f"'detail' must be 1, 2 or 3, got {detail!r:.40}")
     try:
         solution = unique_solution(puzzle)
     except NotUniqueError as e:

@@ -24,6 +24,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
 from pydantic_core import PydanticCustomError
 
+from .._shape import MAX_SIDE
+
 __all__ = [
     "MAX_DIGIT",
     "CheckIn",
@@ -35,8 +37,8 @@ __all__ = [
     "SolutionOut",
 ]
 
-#: The largest digit of a posted grid (36x36 is the engines' limit).
-MAX_DIGIT = 36
+#: The largest digit of a posted grid: the side of the largest grid the engines take.
+MAX_DIGIT = MAX_SIDE
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 

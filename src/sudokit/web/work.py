@@ -12,12 +12,15 @@ Terms:
   steps (rating, explaining) stops there with a 503; the pool kills whatever is still running
   a little later, so nothing outlives its request for long.
 
-Every function checks its input and raises :class:`~sudokit.web.api.RequestError` (status
-4xx, or 503 for work that did not finish in time) with a message that names the problem.
+A request comes as the typed model the route validated it with (:mod:`sudokit.web.schema`:
+its keys, types and ranges checked once, there); a function reads what only the puzzle
+tells (the text, the digits' fit to the shape, the clues, the solution) and raises
+:class:`~sudokit.web.api.RequestError` (status 4xx, or 503 for work that did not finish in
+time) with a message that names the problem.
 
->>> solve({"puzzle": "1.3...12....4..3"})["text"]
+>>> solve(PuzzleIn(puzzle="1.3...12....4..3"))["text"]
 '1234341223414123'
->>> check({"puzzle": "1.3...12....4..3", "grid": "1234341223414113"})["wrong"]
+>>> check(CheckIn(puzzle="1.3...12....4..3", grid="1234341223414113"))["wrong"]
 [[4, 3]]
 """
 
@@ -37,6 +40,7 @@ from ..errors import GenerationError, NotUniqueError
 from ..logic import Candidates, solve_steps
 from ..rating import Level, hodoku, rate
 from .api import RequestError, hint_request, hint_texts, parse_board, parse_puzzle
+from .schema import CheckIn, HintIn, PuzzleIn
 
 __all__ = [
     "check",
@@ -74,15 +78,14 @@ def grid_out(grid: Grid) -> dict[str, Any]:
     return {"shape": str(grid.shape), "text": grid.to_line(), "cells": list(grid.cells)}
 
 
-def solve(body: dict[str, Any]) -> dict[str, Any]:
-    """``{"puzzle", "shape"?}`` → its one solution, as a grid."""
-    return grid_out(_solution(parse_puzzle(body.get("puzzle"), body.get("shape"))))
+def solve(body: PuzzleIn) -> dict[str, Any]:
+    """A puzzle → its one solution, as a grid."""
+    return grid_out(_solution(parse_puzzle(body.puzzle, body.shape)))
 
 
-def rate_puzzle(body: dict[str, Any], deadline: float) -> dict[str, Any]:
-    """``{"puzzle", "shape"?}`` → its SE rating (ER/EP/ED, level, hardest technique) and its
-    HoDoKu grade."""
-    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
+def rate_puzzle(body: PuzzleIn, deadline: float) -> dict[str, Any]:
+    """A puzzle → its SE rating (ER/EP/ED, level, hardest technique) and its HoDoKu grade."""
+    puzzle = parse_puzzle(body.puzzle, body.shape)
     _solution(puzzle)
     rating = rate(puzzle, deadline=deadline)
     grade = hodoku(puzzle) if rating.solved else None
@@ -92,10 +95,10 @@ def rate_puzzle(body: dict[str, Any], deadline: float) -> dict[str, Any]:
     return {**grid_out(puzzle), **out}
 
 
-def explain(body: dict[str, Any], deadline: float) -> dict[str, Any]:
-    """``{"puzzle", "shape"?}`` → the logic engine's solve path: each step in the one step
-    schema (:data:`sudokit.logic.STEP_SCHEMA`) with its hint texts at detail 1, 2 and 3."""
-    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
+def explain(body: PuzzleIn, deadline: float) -> dict[str, Any]:
+    """A puzzle → the logic engine's solve path: each step in the one step schema
+    (:data:`sudokit.logic.STEP_SCHEMA`) with its hint texts at detail 1, 2 and 3."""
+    puzzle = parse_puzzle(body.puzzle, body.shape)
     _solution(puzzle)
     state = Candidates.from_grid(puzzle)
     steps = []
@@ -106,17 +109,17 @@ def explain(body: dict[str, Any], deadline: float) -> dict[str, Any]:
     return {**grid_out(puzzle), "solved": state.is_solved(), "steps": steps}
 
 
-def hint(body: dict[str, Any]) -> dict[str, Any]:
+def hint(body: HintIn) -> dict[str, Any]:
     """A hint for a player's position: :func:`sudokit.web.api.hint_request`."""
-    return hint_request(body)
+    return hint_request(body.puzzle, body.shape, body.grid, body.marks, body.detail)
 
 
-def check(body: dict[str, Any]) -> dict[str, Any]:
-    """``{"puzzle", "grid", "shape"?}`` → which entries of the board ``grid`` are wrong
-    (``[row, column]``, 1-based), how many cells are still empty, and whether it is solved.
-    ``grid`` must keep the puzzle's clues."""
-    puzzle = parse_puzzle(body.get("puzzle"), body.get("shape"))
-    values = parse_board(puzzle, body.get("grid"))
+def check(body: CheckIn) -> dict[str, Any]:
+    """A puzzle and a board → which entries of the board are wrong (``[row, column]``,
+    1-based), how many cells are still empty, and whether it is solved. The board must keep
+    the puzzle's clues."""
+    puzzle = parse_puzzle(body.puzzle, body.shape)
+    values = parse_board(puzzle, body.grid)
     solution = _solution(puzzle)
     n = puzzle.shape.n
     wrong = [[c // n + 1, c % n + 1] for c, v in enumerate(values) if v and v != solution[c]]

@@ -1,0 +1,208 @@
+"""The routes of puzzles from the bank: a random one that fits (``/puzzle``), one by its id and
+its solution, the daily puzzle and the catalog. A served puzzle is a random isomorph of a
+stored one with a signed id (:mod:`sudokit.web.ids`)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Query, Request
+from fastapi.responses import Response
+
+from .._grid import Grid
+from ..bank import Bank, Filters, Stored
+from ..canon import Transform, random_isomorph
+from ..difficulty import Request as Wanted  # (Request is the HTTP request here)
+from ..rating import Level
+from . import ids, work
+from .api import LEVELS, SIDES, RequestError, parse_shape
+from .query import PuzzleQuery, daily_window, er_range, parameters, reachable, required
+from .refusals import ERRORS
+from .schema import Served, SolutionOut
+from .state import state
+
+__all__ = ["CATALOG_TTL", "catalog_of", "isomorph", "add_routes", "served"]
+
+#: How long the catalog of the bank's levels and shapes is reused before it is counted again.
+CATALOG_TTL = 60.0
+
+IdPath = Annotated[str, Path(description="A puzzle id from /puzzle or /daily.", max_length=256)]
+
+
+def isomorph(stored: Stored, rng: random.Random) -> tuple[Transform, Grid]:
+    """A random transform that shows ``stored`` (from its shown form, the generator's clue
+    pattern) relabelled and moved, keeping the pattern's symmetry, and the grid it shows; its
+    inverse maps the served puzzle back to the shown one."""
+    return random_isomorph(stored.shown, rng, stored.symmetry)
+
+
+def served(
+    stored: Stored, t: Transform, grid: Grid, key: bytes, date: str | None = None
+) -> Response:
+    """The answer for ``grid``, ``stored`` as ``t`` shows it: a :class:`Served` encoded here
+    (pydantic's own JSON), so FastAPI does not validate and encode it again on the way out;
+    the route still declares it as its ``response_model`` for the schema."""
+    shape = stored.shape
+    r = stored.rating
+    served = Served(
+        id=ids.encode(stored.id, t, key),
+        shape=str(shape),
+        text=grid.to_line(),
+        cells=list(grid.cells),
+        n=shape.n,
+        box_rows=shape.box_rows,
+        box_cols=shape.box_cols,
+        clues=grid.clue_count,
+        symmetry=stored.symmetry,
+        level=r.level.name.lower(),
+        er=r.er,
+        ep=r.ep,
+        ed=r.ed,
+        hardest=r.hardest,
+        date=date,
+    )
+    return Response(served.model_dump_json(), media_type="application/json")
+
+
+async def get_puzzle(request: Request) -> Response:
+    """A random puzzle that fits, as a random isomorph. When the bank has none of a
+    level, shape and symmetry, one is made, stored and served within the time limit (else
+    a 503); with an ER range or required techniques, a 404. What no puzzle of the shape
+    can be (a 4x4 above easy) is a 422 at once."""
+    s = state(request)
+    q = PuzzleQuery.of(request.query_params)
+    level, symmetry = q.level, q.symmetry
+    shape_ = parse_shape(q.shape)
+    filters = Filters(
+        level=Level.parse(level) if level else None,
+        er=er_range(q.er),
+        require=required(q.require),
+        shape=shape_,
+        symmetry=symmetry,
+    )
+    reachable(filters, shape_)
+    stored = await s.picks.take(filters)
+    if stored is None:
+        if filters.er is not None or filters.require:
+            # Made on demand only for the finite choices of level, shape and symmetry:
+            # an anonymous GET must not grow the bank by a puzzle per ER range asked.
+            raise RequestError(
+                "the bank has no puzzle that fits; puzzles for an ER range or required "
+                "techniques are served from the bank alone (sudokit bank fill makes them)",
+                404,
+            )
+        try:  # checked once, here; the worker gets the value
+            wanted = Wanted.of(shape=shape_, symmetry=symmetry, level=level)
+        except ValueError as e:  # a target no puzzle can meet
+            raise RequestError(str(e), 422) from None
+        cid = await s.cpu(
+            work.fill_one,
+            s.settings.db,
+            wanted,
+            s.settings.time_limit,
+            late=work.none_made(shape_, level, s.settings.time_limit),
+        )
+        stored = await asyncio.to_thread(s.bank.get, cid)
+        if stored is None:  # pragma: no cover - the worker stored it
+            raise RequestError("the puzzle made was not stored", 503)
+    return served(stored, *isomorph(stored, s.rng), s.secret)
+
+
+async def by_id(request: Request, puzzle_id: str) -> tuple[Stored, Transform]:
+    s = state(request)
+    named = ids.decode(puzzle_id, s.secret)
+    if named is None:
+        raise RequestError(f"unknown puzzle id {puzzle_id!r:.60}", 404)
+    stored = await asyncio.to_thread(s.bank.get, named[0])
+    if stored is None:
+        raise RequestError(f"puzzle {puzzle_id!r:.60} is no longer in the bank", 404)
+    return stored, named[1]
+
+
+async def get_puzzle_by_id(request: Request, puzzle_id: IdPath) -> Response:
+    """The puzzle of an id, as it was served."""
+    stored, t = await by_id(request, puzzle_id)
+    return served(stored, t, t.apply(stored.shown), state(request).secret)
+
+
+async def get_solution(request: Request, puzzle_id: IdPath) -> SolutionOut:
+    """The solution of the puzzle of an id, in the served form."""
+    stored, t = await by_id(request, puzzle_id)
+    grid = await asyncio.to_thread(lambda: t.apply(stored.shown_solution()))
+    return SolutionOut(id=puzzle_id, **work.grid_out(grid))
+
+
+async def daily(
+    request: Request,
+    level: Annotated[Literal[LEVELS], Query(description="SE level.")] = "medium",  # type: ignore[valid-type]
+    date: Annotated[
+        dt.date | None,
+        Query(
+            description="The day (YYYY-MM-DD, UTC; from 2026-01-01 to today in UTC+14); "
+            "default today."
+        ),
+    ] = None,
+) -> Response:
+    """The daily 9x9 puzzle of a level: the same for everybody on a date."""
+    s = state(request)
+    day = (date or dt.datetime.now(dt.UTC).date()).isoformat()
+    if date is not None:
+        daily_window(date)
+    seed = work.daily_seed(s.secret, day, level)
+    cid = s.daily.get((day, level))
+    if cid is None:
+        budget = 0.6 * s.settings.time_limit  # the rest for the pick from the bank
+        cid = await s.cpu(work.daily_id, s.settings.db, seed, level, budget)
+        if len(s.daily) > 64:
+            s.daily.clear()
+        s.daily[(day, level)] = cid
+    stored = await asyncio.to_thread(s.bank.get, cid)
+    if stored is None:  # pragma: no cover - stored by the worker
+        s.daily.pop((day, level), None)
+        raise RequestError("the daily puzzle is no longer in the bank; ask again", 503)
+    return served(stored, *isomorph(stored, random.Random(seed)), s.secret, date=day)
+
+
+async def catalog(request: Request) -> dict[str, Any]:
+    """What the bank holds, by shape and level (for the play page's choices)."""
+    s = state(request)
+    now = time.monotonic()
+    if s.catalog is None or now - s.catalog[0] > CATALOG_TTL:
+        s.catalog = (now, await asyncio.to_thread(catalog_of, s.bank))
+    return s.catalog[1]
+
+
+def catalog_of(bank: Bank) -> dict[str, Any]:
+    shapes = []
+    for side, shape in SIDES.items():
+        counts = {
+            name: bank.count(Filters(level=Level.parse(name), shape=shape)) for name in LEVELS
+        }
+        shapes.append({"shape": str(shape), "n": side, "levels": counts})
+    return {"levels": list(LEVELS), "shapes": shapes}
+
+
+def add_routes(app: FastAPI) -> None:
+    """Serve these routes on ``app`` (in this order: the schema lists them so)."""
+    app.get(
+        "/api/v1/puzzle",
+        response_model=Served,
+        responses=ERRORS,
+        tags=["puzzles"],
+        openapi_extra={"parameters": parameters(PuzzleQuery)},
+    )(get_puzzle)
+    app.get(
+        "/api/v1/puzzle/{puzzle_id}", response_model=Served, responses=ERRORS, tags=["puzzles"]
+    )(get_puzzle_by_id)
+    app.get(
+        "/api/v1/puzzle/{puzzle_id}/solution",
+        response_model=SolutionOut,
+        responses=ERRORS,
+        tags=["puzzles"],
+    )(get_solution)
+    app.get("/api/v1/daily", response_model=Served, responses=ERRORS, tags=["puzzles"])(daily)
+    app.get("/api/v1/catalog", tags=["puzzles"])(catalog)
