@@ -77,7 +77,9 @@ def test_parse(text: str, expected: Shape) -> None:
     assert Shape.parse(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "3", "6", "1x9", "9x1", "1x3", "3x", "x3", "a", "9x9"])
+@pytest.mark.parametrize(
+    "text", ["", "3", "6", "1x9", "9x1", "1x3", "3x", "x3", "a", "9x9", "²", " ⁹ "]
+)  # superscripts pass str.isdigit
 def test_parse_rejects(text: str) -> None:
     with pytest.raises(InvalidShapeError) as info:
         Shape.parse(text)

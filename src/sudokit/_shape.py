@@ -87,8 +87,9 @@ class Shape:
         m = _SHAPE_TEXT.fullmatch(text)
         if m:
             return cls(int(m.group(1)), int(m.group(2)))
-        if text.strip().isdigit():
-            return cls.square(int(text))
+        side = text.strip()
+        if side.isascii() and side.isdigit():  # ("²".isdigit() too, but int() refuses it)
+            return cls.square(int(side))
         raise InvalidShapeError(
             f"invalid shape {text!r}: expected box rows x box columns, e.g. '3x3'"
         )
