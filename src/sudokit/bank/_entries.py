@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -41,10 +40,11 @@ from ..canon import (
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
 from ..errors import NotUniqueError
-from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, parse_grid, raw_pieces
+from ..formats import Lines, PuzzleSource, Record, RecordReader, parse_grid, raw_pieces
+from ..formats.comments import GENERATED_COMMENT, stated_facts
+from ..formats.records import make_record
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
-from ..output import stated_facts
 from ..rating import Level, Rating, hodoku, rate
 
 __all__ = [
@@ -333,8 +333,8 @@ def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
 
 def _stated_in_text(text: str) -> Stated:
     """What a comment (sudokit's, else the line: SE's form) states (the grammar is
-    :func:`sudokit.output.stated_facts`); the same as the general path of :func:`stated_of`
-    for a dict of these keys. A rating counts when complete (ER, EP and ED)."""
+    :func:`sudokit.formats.comments.stated_facts`); the same as the general path of
+    :func:`stated_of` for a dict of these keys. A rating counts when complete (ER, EP and ED)."""
     facts = stated_facts(text)
     er, ep, ed = facts.get("er"), facts.get("ep"), facts.get("ed")
     rated = er is not None and ep is not None and ed is not None
@@ -499,7 +499,7 @@ def _prepare_lines(
     symmetries = symmetries_of_cells(9, cells)
     form_text = forms.translate(_TEXT).decode("ascii")
     solution_text = solutions.translate(_TEXT).decode("ascii")
-    generated = _GENERATED.fullmatch
+    generated = GENERATED_COMMENT.fullmatch
     out: list[Entry | Refusal | Unrated] = []
     for k, (line, raw, note) in enumerate(found):
         at = 81 * k
@@ -573,18 +573,6 @@ def _prepare_lines(
             )
         )
     return out
-
-
-#: The comment ``sudokit generate --rate`` writes on a line (``output.format_facts``), whole:
-#: its index, seed, minimality and rating. On such a comment it reads what the general
-#: grammar (:func:`sudokit.output.stated_facts`) reads, in one match from its start (the
-#: values it skips hold no ``=``, so no fact of that grammar hides in them); any other text
-#: goes to that grammar.
-_GENERATED = re.compile(
-    r"# index=(\d+) seed=(\d+) shape=\w+ symmetry=[\w\-]+ clues=\d+ minimal=(yes|no|\?)"
-    r" orbit_minimal=(?:yes|no|\?) rating=ED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)"
-    r" level=\w+"
-)
 
 
 _SUDOKU = Shape(3, 3)
@@ -745,7 +733,7 @@ def _unsolvable(item: Pending, count: int) -> Refusal:
     name = item.where.rsplit(":", 1)[0]
     grid = item.grid
     if rec.fmt == "line" and conflict_reason(grid.shape, grid.cells) is not None:
-        bad = _record(rec.line, rec.text, "line", name, grid.shape, None, None, rec.note)
+        bad = make_record(rec.line, rec.text, "line", name, grid.shape, None, None, rec.note)
         return Refusal(rec.line, str(bad.error))
     why = "no solution" if count == 0 else "more than one solution"
     return Refusal(rec.line, f"{name}, line {rec.line}: {why}")
