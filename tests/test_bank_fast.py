@@ -22,8 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokit.bank import SCHEMA_VERSION, Bank, Entry, Filters
-from sudokit.bank._entries import _stated_in_text, stored_rows
+from sudokit.bank._entries import stored_rows
 from sudokit.bank._schema import puzzles
+from sudokit.bank._stated import stated_in_text
 from sudokit.formats.comments import GENERATED_COMMENT
 from sudokit.rating import Level
 
@@ -43,7 +44,7 @@ def _fast(note: str) -> tuple[object, ...] | None:
 
 
 def _general(note: str) -> tuple[object, ...]:
-    s = _stated_in_text(note)
+    s = stated_in_text(note)
     return (s.er, s.ep, s.ed, s.minimal, s.seed, s.index)
 
 
