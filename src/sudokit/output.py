@@ -28,7 +28,7 @@ from ._grid import Grid
 from ._shape import Shape
 from .difficulty import Rated
 from .formats import Record, read_puzzles
-from .formats.comments import index_and_seed, stated_facts
+from .formats.comments import SOLUTION_MARK, index_and_seed, stated_facts
 from .generator import Batch, Generated
 from .rating import Rating
 
@@ -138,7 +138,7 @@ def format_facts(
             sol = f" {solution.to_line()}" if solution is not None and with_solution else ""
             return f"{puzzle.to_line()}{sol} # {meta}\n"
         sol = (
-            f"# solution\n{solution.to_pretty()}\n"
+            f"{SOLUTION_MARK}\n{solution.to_pretty()}\n"
             if solution is not None and with_solution
             else ""
         )

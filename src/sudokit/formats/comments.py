@@ -26,12 +26,17 @@ from ..errors import InvalidShapeError
 
 __all__ = [
     "GENERATED_COMMENT",
+    "SOLUTION_MARK",
     "index_and_seed",
     "only_sudoku_shapes",
     "stated_facts",
     "stated_shape",
     "sudoku_or_none",
 ]
+
+#: The comment line above a grid record's solution (``sudokit generate --format grid
+#: --with-solution``): the grid after it is no puzzle.
+SOLUTION_MARK = "# solution"
 
 _SUDOKU = shared_shape(3, 3)
 _STATED_SHAPE = re.compile(r"#.*?\bshape=(\d+)x(\d+)\b")

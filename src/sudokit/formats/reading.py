@@ -14,7 +14,7 @@ from typing import Generic, TextIO, TypeVar
 
 from .._grid import Grid
 from .._text import shared_shape
-from .comments import only_sudoku_shapes, sudoku_or_none
+from .comments import SOLUTION_MARK, only_sudoku_shapes, sudoku_or_none
 from .records import PuzzleSource, Record, read_puzzles
 
 __all__ = ["Lines", "RecordReader", "raw_pieces"]
@@ -130,7 +130,7 @@ class RecordReader(Generic[T]):
         if m is None:
             body = raw.strip()
             comment = not body or body.startswith("#")
-            if comment and body != "# solution" and sudoku_or_none(body):
+            if comment and body != SOLUTION_MARK and sudoku_or_none(body):
                 self.line += 1
                 self.above.append(raw)
                 return None

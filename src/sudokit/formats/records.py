@@ -17,7 +17,7 @@ from .._grid import Grid, conflict_reason
 from .._shape import MAX_SIDE, Shape
 from .._text import Bad, clean_cells, shared_shape, to_error
 from ..errors import InvalidPuzzleError, InvalidShapeError
-from .comments import stated_shape
+from .comments import SOLUTION_MARK, stated_shape
 from .grid import (
     block_cells,
     cut_comment,
@@ -187,7 +187,7 @@ def read_puzzles(
         s = _body(raw)
         if not s:
             stated = stated_shape(raw) or stated
-            solution_next = solution_next or raw.strip() == "# solution"
+            solution_next = solution_next or raw.strip() == SOLUTION_MARK
             above = raw.strip() if raw.strip() else above
             continue
         note = raw[raw.index("#") :].strip() if "#" in raw else above
