@@ -428,7 +428,7 @@ def test_query_solves_only_when_a_solution_is_written(
 ) -> None:
     """Without --with-solution no served form is solved (the shown one, an isomorph, a
     book's puzzles); with it, each solution is solved once and written."""
-    import sudokit.bank
+    import sudokit.bank._query  # where Stored solves its shown form
 
     solved: list[Grid] = []
 
@@ -436,7 +436,7 @@ def test_query_solves_only_when_a_solution_is_written(
         solved.append(grid)
         return unique_solution(grid)
 
-    monkeypatch.setattr(sudokit.bank, "unique_solution", counting)
+    monkeypatch.setattr(sudokit.bank._query, "unique_solution", counting)
     for extra in ([], ["--isomorph"], ["--random"]):
         for fmt in ("line", "grid", "json", "csv"):
             query = ["query", "--limit", "4", "--format", fmt, *extra]

@@ -1,7 +1,7 @@
 """The bank's fast paths against the general ones they stand for.
 
-- ``sudokit generate``'s comment, read by one match (``_entries._GENERATED``), states what
-  the general label grammar (``output.stated_facts``) reads of it, and anything else the fast
+- ``sudokit generate``'s comment, read by one match (``comments.GENERATED_COMMENT``), states
+  what the general grammar (``comments.stated_facts``) reads of it, and anything else the fast
   match refuses.
 - Schema 2 keeps one index besides the key; a schema 1 bank is upgraded (its other indexes
   dropped) with its rows intact.
@@ -22,8 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudokit.bank import SCHEMA_VERSION, Bank, Entry, Filters
-from sudokit.bank._entries import _GENERATED, _stated_in_text, stored_rows
+from sudokit.bank._entries import stored_rows
 from sudokit.bank._schema import puzzles
+from sudokit.bank._stated import stated_in_text
+from sudokit.formats.comments import GENERATED_COMMENT
 from sudokit.rating import Level
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -34,7 +36,7 @@ _YES = {"yes": True, "no": False}
 
 def _fast(note: str) -> tuple[object, ...] | None:
     """What the fast match reads of ``note`` (as ``_prepare_lines`` does), or None."""
-    m = _GENERATED.fullmatch(note)
+    m = GENERATED_COMMENT.fullmatch(note)
     if m is None:
         return None
     index, seed, minimal, er, ep, ed = m.groups()
@@ -42,7 +44,7 @@ def _fast(note: str) -> tuple[object, ...] | None:
 
 
 def _general(note: str) -> tuple[object, ...]:
-    s = _stated_in_text(note)
+    s = stated_in_text(note)
     return (s.er, s.ep, s.ed, s.minimal, s.seed, s.index)
 
 

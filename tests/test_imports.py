@@ -62,7 +62,11 @@ SOLVE = {
     "sudokit.cli",
     "sudokit.engine",
     "sudokit.errors",
-    "sudokit.formats",
+    "sudokit.formats",  # a package: its modules are the one module it was
+    "sudokit.formats.comments",
+    "sudokit.formats.grid",
+    "sudokit.formats.reading",
+    "sudokit.formats.records",
 }
 
 PUZZLE = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."

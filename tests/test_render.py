@@ -478,7 +478,7 @@ def test_parse_label_forms() -> None:
 def test_labels_and_the_banks_stated_facts_read_one_grammar(note: str) -> None:
     """parse_label and the bank's stated facts read a record's text the same way (one
     grammar, output.stated_facts): the seed, index and ER they both read agree."""
-    from sudokit.bank._entries import stated_of
+    from sudokit.bank._stated import stated_of
     from sudokit.formats import read_puzzles
 
     [record] = read_puzzles([f"{PUZZLE} {note}".strip()])

@@ -20,7 +20,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from ._grid import Grid
 from ._shape import Shape
 from .difficulty import Rated
 from .formats import Record, read_puzzles
+from .formats.comments import SOLUTION_MARK, index_and_seed, stated_facts
 from .generator import Batch, Generated
 from .rating import Rating
 
@@ -72,7 +72,6 @@ _CSV_FIELDS = (
     "puzzle",
     "solution",
 )
-_META = re.compile(r"#\s*index=(\d+)\s+seed=(\d+)")
 
 
 def _fact(value: bool | None) -> str:
@@ -139,7 +138,7 @@ def format_facts(
             sol = f" {solution.to_line()}" if solution is not None and with_solution else ""
             return f"{puzzle.to_line()}{sol} # {meta}\n"
         sol = (
-            f"# solution\n{solution.to_pretty()}\n"
+            f"{SOLUTION_MARK}\n{solution.to_pretty()}\n"
             if solution is not None and with_solution
             else ""
         )
@@ -217,8 +216,7 @@ class ResumePoint:
 def _meta_of(record: str, fmt: str) -> tuple[int, int] | None:
     """The (index, seed) a whole record states, or None when it states none."""
     if fmt in ("line", "grid"):
-        m = _META.search(record)
-        return (int(m.group(1)), int(m.group(2))) if m else None
+        return index_and_seed(record)
     if fmt == "json":
         try:
             obj = json.loads(record)
@@ -420,40 +418,6 @@ def label_of(g: Generated) -> Label:
         seed=g.seed,
         index=g.index,
     )
-
-
-#: The label grammar, the one home of what a record's text states (:func:`stated_facts`):
-#: sudokit's ``key=value`` comment words, and SE's rating ``ED=ER/EP/ED`` (after the puzzle,
-#: as ``sudokit rate`` writes it, or as ``rating=ED=…`` in sudokit's comment).
-_FACTS = re.compile(
-    r"\b(index|seed|level|er|minimal|hardest)=([\w.\-]+)"
-    r"|\bED=(\d+(?:\.\d+)?)/(?:(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?))?"
-)
-
-
-def stated_facts(text: str) -> dict[str, str]:
-    """The facts the text of a record states, as text by name, the last of each counting:
-    ``index``, ``seed``, ``level``, ``minimal``, ``hardest``, and ``er``, ``ep``, ``ed`` from
-    an SE rating (its ER over an ``er=`` word; a rating cut after its ER gives that alone).
-    One pass of one regular expression: the bank reads this for every puzzle it adds.
-
-    >>> stated_facts("1.3...12....4..3 # index=4 seed=99 minimal=yes rating=ED=1.2/1.1/1.0")
-    {'index': '4', 'seed': '99', 'minimal': 'yes', 'er': '1.2', 'ep': '1.1', 'ed': '1.0'}
-    >>> stated_facts("# er=3.4 level=hard orbit_minimal=yes ED=2.3/")
-    {'er': '2.3', 'level': 'hard'}
-    """
-    facts: dict[str, str] = {}
-    rating: tuple[str, str, str] | None = None
-    for key, value, er, ep, ed in _FACTS.findall(text):
-        if key:
-            facts[key] = value
-        else:
-            rating = (er, ep, ed)
-    if rating is not None:
-        facts["er"] = rating[0]
-        if rating[1]:
-            facts["ep"], facts["ed"] = rating[1], rating[2]
-    return facts
 
 
 def parse_label(text: str) -> Label:

@@ -25,29 +25,24 @@ import os
 import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache, partial
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, NamedTuple, Unpack
+from typing import Any, Unpack
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .. import generator
 from .._grid import Grid
-from .._shape import Shape
-from ..canon import Transform, random_isomorph
-from ..difficulty import Difficulty, RateAll, Rated, Request, RequestFields, rated, step_names
-from ..engine import unique_solution
+from ..difficulty import RequestFields, step_names
 from ..errors import BankError
 from ..formats import Record
-from ..generator import Dig, Generated
-from ..rating import Level, Rating, hodoku, rate
+from ..generator import Dig
+from ..rating import Level
 from ._adding import add_rated
 from ._entries import (
-    ROW_COLUMNS,
     Entry,
     Lines,
     Pending,
@@ -56,7 +51,6 @@ from ._entries import (
     Unrated,
     entry_of,
     from_generated,
-    grid_of_line,
     prepare,
     prepare_many,
     prepare_task,
@@ -68,6 +62,21 @@ from ._entries import (
     stored_rows,
     triage_task,
     without_gc,
+)
+from ._fill import KeepPath, check_fill, entries_of, run_key
+from ._query import Filters, Stored, hardest_first, in_key_order, stored_of
+from ._rows import (
+    COLUMNS,
+    WRITE_LOCK,
+    Added,
+    bind_of,
+    conversions,
+    copy_rows,
+    dialect_module,
+    held_in,
+    insert_sql,
+    new_added,
+    outcomes,
 )
 from ._schema import SCHEMA_VERSION, meta, open_engine, puzzles, runs, techniques, writing
 
@@ -95,291 +104,14 @@ __all__ = [
     "read_pending",
     "read_pieces",
     "read_tasks",
+    "run_key",
     "step_names",
     "triage_task",
     "without_gc",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """What ``bank query`` selects; every filter given must hold."""
-
-    level: Level | None = None
-    er: tuple[float, float] | None = None
-    require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
-    clues: tuple[int, int] | None = None
-    shape: Shape | str | None = None  # given as its text ("2x3"), kept as a Shape
-    symmetry: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.shape is not None:
-            object.__setattr__(self, "shape", Shape.of(self.shape))
-        for name in self.require:
-            step_names(name)  # ValueError for an unknown technique, at once
-        if self.symmetry is not None and self.symmetry not in generator.SYMMETRIES:
-            raise ValueError(
-                f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
-            )
-
-    def levels(self) -> list[Level]:
-        """The levels a matching puzzle can have, easiest first: the level asked for, else
-        those an ER range reaches (a stored level is :meth:`Level.of` its ER, which grows
-        with the ER), else all. Random picks and the hardest first go level by level
-        over the ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
-        if self.level is not None:
-            return [self.level]
-        if self.er is not None:
-            lo, hi = self.er
-            return [] if lo > hi else [lv for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
-        return list(Level)
-
-    def where(self) -> list[sa.ColumnElement[bool]]:
-        p = puzzles.c
-        out: list[sa.ColumnElement[bool]] = []
-        if self.level is not None:
-            out.append(p.level == str(self.level))
-        if self.er is not None:
-            out.append(p.er.between(self.er[0], self.er[1]))
-        if self.clues is not None:
-            out.append(p.clues.between(self.clues[0], self.clues[1]))
-        if self.shape is not None:
-            out.append(p.shape == str(self.shape))
-        if self.symmetry is not None:
-            out.append(p.symmetry == self.symmetry)
-        for name in self.require:
-            used = sa.select(techniques.c.id).where(
-                techniques.c.id == p.id, techniques.c.technique.in_(sorted(step_names(name)))
-            )
-            out.append(used.exists())
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A puzzle read back from the bank."""
-
-    id: str
-    shape: Shape
-    puzzle: Grid  # canonical form
-    solution: Grid  # of the canonical form
-    shown: Grid  # as it came in
-    symmetry: str  # of the shown form
-    minimal: bool | None
-    rating: Rating  # no steps; hardest None when the record that brought it did not say
-    techniques: tuple[str, ...] | None  # None: path not known
-    source: str
-    seed: int | None
-    index: int | None
-    added: datetime
-
-    def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
-        """A random relabelled and transformed copy of the puzzle and its solution, with the
-        shown form's symmetry (:func:`sudokit.canon.random_isomorph`, as the service serves
-        them), never equal to the stored texts unless the puzzle has no other such form."""
-        t = self.isomorph_transform(rng)
-        return t.apply(self.shown), t.apply(self.shown_solution())
-
-    def isomorph_transform(self, rng: random.Random) -> Transform:
-        """The random transform :meth:`isomorph` applies to the shown form (for a caller that
-        wants the copy of the puzzle, and its solution only when asked)."""
-        for _ in range(20):
-            t, grid = random_isomorph(self.shown, rng, self.symmetry)
-            if grid not in (self.shown, self.puzzle):
-                break
-        return t
-
-    def shown_solution(self) -> Grid:
-        """The solution in the shown form's coordinates."""
-        return unique_solution(self.shown)
-
-
-class Added(NamedTuple):
-    """What became of an entry given to :meth:`Bank.add`: ``new`` False for a duplicate (an
-    isomorph of it was stored already, or came earlier in the same input). A named tuple:
-    one is made for every puzzle stored, in the process that stores. From
-    :meth:`Bank.add_file`, a duplicate found before it was rated is its :class:`Unrated`
-    (``id`` and ``source`` as an entry's)."""
-
-    entry: Entry | Unrated
-    new: bool
-
-
-#: An :class:`Added` made of its two fields as one tuple, without the named tuple's Python
-#: ``__new__``: one is made for every puzzle a batch stores.
-_new_added = partial(tuple.__new__, Added)
-#: An entry's canonical id (its first field).
 _ID = itemgetter(0)
-
-
-@dataclass(frozen=True, slots=True)
-class Banked(Rated):
-    """A generated puzzle rated by ``bank fill``, with the techniques of its SE path."""
-
-    techniques: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class _KeepPath:
-    """An acceptance (see :class:`sudokit.generator.Acceptance`) wrapping a difficulty target
-    that keeps what the bank stores of each accepted puzzle: the techniques of its path and
-    its HoDoKu grade (the difficulty layer drops the steps once it has judged)."""
-
-    inner: Difficulty | RateAll
-
-    @property
-    def logic(self) -> int:
-        return self.inner.logic
-
-    def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
-        if isinstance(self.inner, Difficulty):
-            ok, rating, gap = self.inner.check(found.puzzle, deadline)
-        else:
-            ok, rating, gap = True, rate(found.puzzle, deadline=deadline), 0.0
-        if not ok:
-            return gap, rated(found, rating)
-        used = tuple(sorted({s.technique for s in rating.steps}))
-        if rating.hodoku is None:
-            rating = replace(rating, hodoku=hodoku(found.puzzle))
-        facts = {f.name: getattr(found, f.name) for f in fields(Generated)}
-        return 0.0, Banked(**facts, rating=replace(rating, steps=()), techniques=used)
-
-    def describe(self) -> str:
-        return self.inner.describe()
-
-    def summary(self, found: Generated) -> str:
-        return self.inner.summary(found)
-
-
-def _entries_of(batch: list[Generated]) -> list[Entry]:
-    """A chunk of generated puzzles as entries (in the worker that made them)."""
-    return [
-        from_generated(g, g.techniques if isinstance(g, Banked) else None)
-        for g in batch
-        if isinstance(g, Rated)
-    ]
-
-
-#: The advisory lock PostgreSQL writers take in turn (another than the schema's).
-_WRITE_LOCK = 7355609
-#: Ids a ``SELECT … WHERE id IN (…)`` asks about at once (SQLite takes 32,766 parameters;
-#: one of the sizes :func:`_held_sql` pads to).
-_IN_LIMIT = 4096
-
-
-def _held_sql(dialect: sa.Dialect, count: int) -> tuple[str, bool, tuple[str, ...]]:
-    """``SELECT id FROM puzzles WHERE id IN (…)`` for at least ``count`` ids (16, 256 or
-    4096: three statements serve every batch, the ids padded with a repeated one), compiled
-    once for the dialect: the SQL, whether its parameters are positional, and their names.
-    Run through the driver, it costs no SQLAlchemy work a call (``in_(list)`` made a bound
-    parameter per id: 5 us a puzzle)."""
-    size = next(size for size in (16, 256, _IN_LIMIT) if size >= count)
-    return _held_sized(dialect, size)
-
-
-@lru_cache(maxsize=16)
-def _held_sized(dialect: sa.Dialect, size: int) -> tuple[str, bool, tuple[str, ...]]:
-    marks = [sa.bindparam(f"i{k}", type_=puzzles.c.id.type) for k in range(size)]
-    compiled = sa.select(puzzles.c.id).where(puzzles.c.id.in_(marks)).compile(dialect=dialect)
-    names = tuple(compiled.positiontup or [f"i{k}" for k in range(size)])
-    return str(compiled), bool(compiled.positional), names
-
-
-def _held_in(conn: Connection, ids: Sequence[str]) -> set[str]:
-    """Which of ``ids`` the bank holds, asked ``_IN_LIMIT`` at a time."""
-    held: set[str] = set()
-    for k in range(0, len(ids), _IN_LIMIT):
-        part = list(ids[k : k + _IN_LIMIT])
-        sql, positional, names = _held_sql(conn.dialect, len(part))
-        part += part[-1:] * (len(names) - len(part))  # a repeated id changes nothing
-        params: Any = tuple(part) if positional else dict(zip(names, part, strict=True))
-        held.update(row[0] for row in conn.exec_driver_sql(sql, params))
-    return held
-
-
-#: The ``puzzles`` columns in the order :meth:`Entry.values` gives them, then the two the
-#: bank sets when it stores a row.
-_COLUMNS = [*ROW_COLUMNS, "added", "rkey"]
-
-
-def _bind(column: sa.Column[Any], dialect: sa.Dialect) -> Any:
-    """The function the dialect's form of ``column``'s type applies to a value it binds."""
-    return column.type.dialect_impl(dialect).bind_processor(dialect)
-
-
-def _same(proc: Any, name: str, dialect: sa.Dialect) -> bool:
-    """Whether rows can skip the bind processor of column ``name``: a boolean one that gives
-    back values equal to what it is given (SQLite's makes True 1: the driver binds a bool as
-    that integer itself), or SQLite's float one (``float(v)``: the driver binds a float as
-    itself, and the column's REAL affinity stores an integer as REAL, as ``float`` would)."""
-    kind = puzzles.c[name].type
-    if isinstance(kind, sa.Float) and dialect.name == "sqlite":
-        return all(proc(v) == v for v in (0.5, 2, None))
-    if not isinstance(kind, sa.Boolean):
-        return False
-    return all(
-        proc(v) == v and type(proc(v)) in (bool, int, type(None)) for v in (True, False, None)
-    )
-
-
-def _dialect_module(name: str) -> Any:
-    """SQLAlchemy's module of the dialect ``name`` (for its ``insert … on_conflict``),
-    imported when first used: ``bank add`` into SQLite does not import PostgreSQL's at its
-    start."""
-    if name == "postgresql":
-        from sqlalchemy.dialects import postgresql
-
-        return postgresql
-    from sqlalchemy.dialects import sqlite
-
-    return sqlite
-
-
-@lru_cache(maxsize=4)
-def _insert_sql(dialect: sa.Dialect) -> Any:
-    """The ``puzzles`` insert compiled for ``dialect``, once (its SQL text is then the same
-    object each batch: the driver's statement cache keeps it prepared)."""
-    insert = _dialect_module(dialect.name).insert(puzzles)
-    stmt = insert.on_conflict_do_nothing(index_elements=["id"])
-    return stmt.compile(dialect=dialect, column_keys=_COLUMNS)
-
-
-@lru_cache(maxsize=4)
-def _conversions(dialect: sa.Dialect) -> list[tuple[int, Any]]:
-    """The row positions whose values the dialect's column types convert, with how."""
-    return [
-        (k, proc)
-        for k, name in enumerate(ROW_COLUMNS)
-        if (proc := _bind(puzzles.c[name], dialect)) is not None and not _same(proc, name, dialect)
-    ]
-
-
-#: A session's table for the rows of a batch on their way in (PostgreSQL): emptied at
-#: every commit, seen by no other session.
-_INCOMING = "sudokit_puzzles_in"
-
-
-def _copy_rows(conn: Connection, rows: list[tuple[object, ...]]) -> int:
-    """PostgreSQL: ``rows`` (in ``_COLUMNS`` order) into ``puzzles`` by ``COPY`` into a
-    temporary table, then one ``INSERT … SELECT … ON CONFLICT (id) DO NOTHING``: the same
-    idempotent insert as on SQLite, without a protocol round of parameters a row. The values
-    go as psycopg adapts them (text, numbers, booleans, the time with its zone)."""
-    columns = ", ".join(_COLUMNS)
-    raw: Any = conn.connection.driver_connection
-    with raw.cursor() as cur:
-        cur.execute("SET LOCAL client_min_messages = warning")  # not "exists, skipping"
-        cur.execute(
-            f"CREATE TEMPORARY TABLE IF NOT EXISTS {_INCOMING} "
-            "(LIKE puzzles INCLUDING DEFAULTS) ON COMMIT DELETE ROWS"
-        )
-        with cur.copy(f"COPY {_INCOMING} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-        cur.execute(
-            f"INSERT INTO puzzles ({columns}) SELECT {columns} FROM {_INCOMING} "
-            "ON CONFLICT (id) DO NOTHING"
-        )
-        return int(cur.rowcount)
 
 
 def _row_rng() -> random.Random:
@@ -418,7 +150,7 @@ class Bank:
         self.close()
 
     def _insert(self, table: sa.Table) -> Any:
-        return _dialect_module(self.dialect).insert(table)
+        return dialect_module(self.dialect).insert(table)
 
     # Writing ---------------------------------------------------------------------------------
 
@@ -461,7 +193,7 @@ class Bank:
         for done in add_rated(
             chunks, store=self._write, held=self.held, jobs=jobs, batch=batch, max_delay=max_delay
         ):
-            yield done if isinstance(done, Added | Refusal) else _new_added(done)
+            yield done if isinstance(done, Added | Refusal) else new_added(done)
 
     def add_puzzles(
         self, puzzles: Iterable[Grid | str], *, source: str = "library"
@@ -514,25 +246,25 @@ class Bank:
                     if made == len(order):  # every one new: exactly what the read would say
                         self._finish(conn, order, run)
                         trans.commit()
-                        return _outcomes(entries, len(order), held)
+                        return outcomes(entries, len(order), held)
                 finally:
                     if trans.is_active:
                         trans.rollback()
             self._hopeful = False  # a stored puzzle came again: read first for a while
         with writing(self._engine) as conn, conn.begin():
             self._take_turn(conn)
-            held = _held_in(conn, [e[0] for e in order])
+            held = held_in(conn, [e[0] for e in order])
             new = [e for e in order if e[0] not in held] if held else order
             if new:
                 self._insert_rows(conn, new)
             self._finish(conn, new, run)
         self._hopeful = not held
-        return _outcomes(entries, len(order), held)
+        return outcomes(entries, len(order), held)
 
     def _take_turn(self, conn: Connection) -> None:
         """Wait for this writer's turn (SQLite: its ``BEGIN IMMEDIATE`` did)."""
         if self.dialect == "postgresql":
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _WRITE_LOCK})
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
 
     def _finish(
         self, conn: Connection, stored: list[Entry], run: tuple[str, int, int] | None
@@ -554,16 +286,16 @@ class Bank:
         """``INSERT … ON CONFLICT (id) DO NOTHING`` of ``entries`` in one ``executemany``;
         the number of rows it made (not counting those whose id the bank held)."""
         dialect = conn.dialect
-        compiled = _insert_sql(dialect)
+        compiled = insert_sql(dialect)
         # What the column types make of values before the driver sees them (SQLite: text
         # for times); the time is one for the batch, made once.
-        convert = _conversions(dialect)
-        stamp = _bind(puzzles.c.added, dialect)
+        convert = conversions(dialect)
+        stamp = bind_of(puzzles.c.added, dialect)
         now: object = datetime.now(UTC)
         added = stamp(now) if stamp is not None else now
         rows: list[Any] = stored_rows(entries, added, self._rng.random)
         if dialect.name == "postgresql":
-            return _copy_rows(conn, rows)
+            return copy_rows(conn, rows)
         if convert:
             for at, row in enumerate(rows):
                 values = list(row)
@@ -571,9 +303,9 @@ class Bank:
                     values[k] = proc(values[k])
                 rows[at] = tuple(values)
         if not compiled.positional:
-            rows = [dict(zip(_COLUMNS, row, strict=True)) for row in rows]
-        elif compiled.positiontup != _COLUMNS:  # pragma: no cover - Core keeps the table's order
-            order = [_COLUMNS.index(name) for name in compiled.positiontup or ()]
+            rows = [dict(zip(COLUMNS, row, strict=True)) for row in rows]
+        elif compiled.positiontup != COLUMNS:  # pragma: no cover - Core keeps the table's order
+            order = [COLUMNS.index(name) for name in compiled.positiontup or ()]
             rows = [tuple(row[k] for k in order) for row in rows]
         return int(conn.exec_driver_sql(str(compiled), rows).rowcount)
 
@@ -641,12 +373,12 @@ class Bank:
             start=start,
             jobs=jobs,
             timeout=timeout,
-            accept=_KeepPath(accept),
+            accept=KeepPath(accept),
             cluster=cluster,
         )
         new = 0
         try:
-            for entries in stream.rendered(_entries_of):
+            for entries in stream.rendered(entries_of):
                 # Near the end, one puzzle a transaction: exactly ``count`` new ones.
                 groups = [entries] if count - new >= len(entries) else [[e] for e in entries]
                 for group in groups:
@@ -689,7 +421,7 @@ class Bank:
         levels = keep.levels()
         with self._engine.connect() as conn:
             if hardest and limit is not None:
-                rows = _hardest_first(conn, base, limit, levels)
+                rows = hardest_first(conn, base, limit, levels)
             elif not randomly:
                 order = (puzzles.c.er.desc(),) if hardest else (puzzles.c.added,)
                 stmt = base.order_by(*order, puzzles.c.id)
@@ -697,12 +429,12 @@ class Bank:
             else:
                 want = 1 if limit is None else limit
                 r = (rng or self._rng).random()
-                rows = _in_key_order(conn, base, puzzles.c.rkey >= r, want, levels)
+                rows = in_key_order(conn, base, puzzles.c.rkey >= r, want, levels)
                 if len(rows) < want:
                     more = want - len(rows)
-                    rows += _in_key_order(conn, base, puzzles.c.rkey < r, more, levels)
+                    rows += in_key_order(conn, base, puzzles.c.rkey < r, more, levels)
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
-        return [_stored(row, paths.get(row.id, ())) for row in rows]
+        return [stored_of(row, paths.get(row.id, ())) for row in rows]
 
     def held(self, ids: Iterable[str]) -> set[str]:
         """Which of the canonical ids ``ids`` the bank holds (one query per 4096 ids)."""
@@ -710,7 +442,7 @@ class Bank:
         if not wanted:
             return set()
         with self._engine.connect() as conn:
-            return _held_in(conn, wanted)
+            return held_in(conn, wanted)
 
     def get(self, id: str) -> Stored | None:
         """The stored puzzle of canonical id ``id``, or None."""
@@ -719,7 +451,7 @@ class Bank:
             if row is None:
                 return None
             paths = self._paths(conn, [row.id] if row.path_known else [])
-        return _stored(row, paths.get(row.id, ()))
+        return stored_of(row, paths.get(row.id, ()))
 
     def secret(self, key: str = "secret") -> bytes:
         """A random 32-byte secret kept in the bank's ``meta`` table under ``key``: made on
@@ -772,104 +504,3 @@ class Bank:
                 else:
                     out[name] = dict(sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0]))))
         return out
-
-
-def _outcomes(entries: Sequence[Entry], distinct: int, held: set[str]) -> list[Added]:
-    """What became of each of a batch's ``entries`` (``distinct`` ids among them), in order,
-    once the first entry of each id that the bank did not hold (``held``) was stored."""
-    make = _new_added
-    if distinct == len(entries):  # no id twice in the batch
-        if not held:
-            return [make((e, True)) for e in entries]
-        return [make((e, e[0] not in held)) for e in entries]
-    seen = set(held)
-    out = []
-    for e in entries:  # an id's first entry is the new one; later ones are duplicates
-        out.append(make((e, e[0] not in seen)))
-        seen.add(e[0])
-    return out
-
-
-def _in_key_order(
-    conn: Connection,
-    base: sa.Select[Any],
-    where: sa.ColumnElement[bool],
-    want: int,
-    levels: list[Level],
-) -> list[Any]:
-    """The first ``want`` rows of ``base`` that match ``where``, in ``rkey`` order: one range
-    scan of the ``(level, rkey)`` index a level that ``base`` can match, merged: the same rows
-    as one scan of all levels would give, without an index of ``rkey`` alone for every
-    insert to keep."""
-    ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
-    rows = [
-        row
-        for level in levels
-        for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
-    ]
-    rows.sort(key=lambda row: row.rkey)
-    return rows[:want]
-
-
-def _hardest_first(
-    conn: Connection, base: sa.Select[Any], limit: int, levels: list[Level]
-) -> list[Any]:
-    """The first ``limit`` rows of ``base`` by ER from the highest (then id), level by level
-    from the hardest: a level's rows all rate above an easier level's, so only the levels
-    that reach the limit are sorted, not the whole bank (there is no index of ER)."""
-    rows: list[Any] = []
-    for level in reversed(levels):
-        if len(rows) >= limit:
-            break
-        stmt = base.where(puzzles.c.level == str(level)).order_by(puzzles.c.er.desc(), puzzles.c.id)
-        rows += conn.execute(stmt.limit(limit - len(rows)))
-    return rows
-
-
-def check_fill(
-    count: int,
-    request: Dig | None = None,
-    *,
-    timeout: float | None = 60.0,
-    **fields: Unpack[RequestFields],
-) -> Request:
-    """The request :meth:`Bank.fill` generates for (``request`` with the ``fields`` given,
-    rated); ValueError for what no puzzle can meet (an unknown level or technique, an ER
-    range outside the level, a bad count, symmetry or timeout). Needs no bank: ``bank fill``
-    checks its options with it before it opens (or makes) one."""
-    if count < 1:
-        raise ValueError(f"count must be at least 1, got {count}")
-    generator.check_timeout(timeout)
-    return Request.of(request, **{**fields, "rate": True})
-
-
-def run_key(request: Request, seed: int | None) -> str:
-    """The ``runs`` key of a fill of ``request`` (and its seed when one was given)."""
-    key = request.key()
-    return key if seed is None else f"{key} seed={seed}"
-
-
-def _stored(row: Any, path: tuple[str, ...]) -> Stored:
-    shape = Shape.parse(row.shape)
-    grade = None
-    if row.hodoku_level is not None and row.hodoku_score is not None:
-        from ..logic.hodoku import HodokuGrade
-
-        grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
-    rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
-    added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
-    return Stored(
-        id=row.id,
-        shape=shape,
-        puzzle=grid_of_line(row.puzzle, shape),
-        solution=grid_of_line(row.solution, shape),
-        shown=grid_of_line(row.shown, shape),
-        symmetry=row.symmetry,
-        minimal=row.minimal,
-        rating=rating,
-        techniques=path if row.path_known else None,
-        source=row.source,
-        seed=int(row.seed) if row.seed is not None else None,
-        index=row.seq,
-        added=added,
-    )

@@ -17,8 +17,6 @@ Terms:
 from __future__ import annotations
 
 import gc
-import json
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -41,11 +39,13 @@ from ..canon import (
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
 from ..errors import NotUniqueError
-from ..formats import Lines, PuzzleSource, Record, RecordReader, _record, parse_grid, raw_pieces
+from ..formats import Lines, PuzzleSource, Record, RecordReader, parse_grid, raw_pieces
+from ..formats.comments import GENERATED_COMMENT
+from ..formats.records import make_record
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
-from ..output import stated_facts
 from ..rating import Level, Rating, hodoku, rate
+from ._stated import YES_NO, Stated, stated_in_text, stated_of
 
 __all__ = [
     "Entry",
@@ -211,24 +211,6 @@ ROW_COLUMNS = (
 )
 
 
-class Stated(NamedTuple):
-    """What a record says of its puzzle (None: not said)."""
-
-    er: float | None = None
-    ep: float | None = None
-    ed: float | None = None
-    hardest: str | None = None
-    hodoku_level: str | None = None
-    hodoku_score: int | None = None
-    minimal: bool | None = None
-    seed: int | None = None
-    index: int | None = None  # type: ignore[assignment]  # not tuple.index
-
-    @property
-    def rated(self) -> bool:
-        return self.er is not None and self.ep is not None and self.ed is not None
-
-
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A puzzle read from ``where`` (``FILE:LINE``): its record, and its csv row by column
@@ -276,88 +258,6 @@ class Unrated(NamedTuple):
     def source(self) -> str:
         """``FILE:LINE``, as the entry will say."""
         return self.pending.where
-
-
-_YES = {"yes": True, "no": False, True: True, False: False}
-
-
-def _number(value: object, kind: type[int] | type[float]) -> float | None:
-    if value is None or value == "" or isinstance(value, bool):
-        return None
-    try:
-        return kind(str(value))
-    except ValueError:
-        return None
-
-
-def stated_of(record: Record, row: dict[str, str] | None = None) -> Stated:
-    """The facts ``record`` states; ``row`` is its csv row by column name, when it has one.
-
-    Reads what :func:`sudokit.output.parse_label` reads (seed, index, ER), and EP, ED,
-    minimality, the hardest technique and the HoDoKu grade besides.
-
-    >>> from sudokit import read_puzzles
-    >>> line = "1.3...12....4..3 # index=4 seed=99 minimal=yes rating=ED=1.2/1.1/1.0"
-    >>> [rec] = read_puzzles([line])
-    >>> s = stated_of(rec)
-    >>> s.er, s.ep, s.ed, s.minimal, s.seed, s.index
-    (1.2, 1.1, 1.0, True, 99, 4)
-    """
-    if row is None and record.fmt != "json":
-        return _stated_in_text(record.note or record.text)
-    obj: dict[str, object]
-    if row is not None:
-        obj = dict(row)
-    else:  # JSON: the plain lines went to _stated_in_text above
-        try:
-            loaded = json.loads(record.text)
-        except ValueError:
-            loaded = None
-        obj = loaded if isinstance(loaded, dict) else {}
-    er, ep, ed = (_number(obj.get(k), float) for k in ("er", "ep", "ed"))
-    score, seed, index = (_number(obj.get(k), int) for k in ("hodoku_score", "seed", "index"))
-    hardest, hodoku_level = obj.get("hardest"), obj.get("hodoku_level")
-    minimal = obj.get("minimal")
-    return Stated(
-        er=er,
-        ep=ep,
-        ed=ed,
-        hardest=hardest if isinstance(hardest, str) and hardest else None,
-        hodoku_level=hodoku_level if isinstance(hodoku_level, str) and hodoku_level else None,
-        hodoku_score=int(score) if score is not None else None,
-        minimal=_YES.get(minimal) if isinstance(minimal, str | bool) else None,
-        seed=int(seed) if seed is not None else None,
-        index=int(index) if index is not None else None,
-    )
-
-
-def _stated_in_text(text: str) -> Stated:
-    """What a comment (sudokit's, else the line: SE's form) states (the grammar is
-    :func:`sudokit.output.stated_facts`); the same as the general path of :func:`stated_of`
-    for a dict of these keys. A rating counts when complete (ER, EP and ED)."""
-    facts = stated_facts(text)
-    er, ep, ed = facts.get("er"), facts.get("ep"), facts.get("ed")
-    rated = er is not None and ep is not None and ed is not None
-    return Stated(  # positional: the bank reads this for every puzzle it adds
-        float(er) if rated else None,  # type: ignore[arg-type]
-        float(ep) if rated else None,  # type: ignore[arg-type]
-        float(ed) if rated else None,  # type: ignore[arg-type]
-        facts.get("hardest") or None,
-        None,
-        None,
-        _YES.get(facts.get("minimal", "")),
-        _integer(facts.get("seed")),
-        _integer(facts.get("index")),
-    )
-
-
-def _integer(text: str | None) -> int | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return None
 
 
 def read_pending(source: PuzzleSource) -> Iterator[Pending | Record]:
@@ -499,7 +399,7 @@ def _prepare_lines(
     symmetries = symmetries_of_cells(9, cells)
     form_text = forms.translate(_TEXT).decode("ascii")
     solution_text = solutions.translate(_TEXT).decode("ascii")
-    generated = _GENERATED.fullmatch
+    generated = GENERATED_COMMENT.fullmatch
     out: list[Entry | Refusal | Unrated] = []
     for k, (line, raw, note) in enumerate(found):
         at = 81 * k
@@ -516,7 +416,7 @@ def _prepare_lines(
         m = generated(note)
         if m is not None:  # sudokit generate's own comment: what it states, read at once
             index, seed, stated_minimal, er, ep, ed = m.groups()
-            minimal = _YES.get(stated_minimal)
+            minimal = YES_NO.get(stated_minimal)
             if minimal is None:
                 minimal = is_minimal(
                     Grid.unchecked(_SUDOKU, forms[at : at + 81]),
@@ -547,7 +447,7 @@ def _prepare_lines(
                 )
             )
             continue
-        s = _stated_in_text(note or raw)
+        s = stated_in_text(note or raw)
         if s.ep is None:  # no complete rating stated: rated the general way
             item = pending(k)
             form = Grid.unchecked(_SUDOKU, forms[at : at + 81])
@@ -573,18 +473,6 @@ def _prepare_lines(
             )
         )
     return out
-
-
-#: The comment ``sudokit generate --rate`` writes on a line (``output.format_facts``), whole:
-#: its index, seed, minimality and rating. On such a comment it reads what the general
-#: grammar (:func:`sudokit.output.stated_facts`) reads, in one match from its start (the
-#: values it skips hold no ``=``, so no fact of that grammar hides in them); any other text
-#: goes to that grammar.
-_GENERATED = re.compile(
-    r"# index=(\d+) seed=(\d+) shape=\w+ symmetry=[\w\-]+ clues=\d+ minimal=(yes|no|\?)"
-    r" orbit_minimal=(?:yes|no|\?) rating=ED=(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)"
-    r" level=\w+"
-)
 
 
 _SUDOKU = Shape(3, 3)
@@ -745,7 +633,7 @@ def _unsolvable(item: Pending, count: int) -> Refusal:
     name = item.where.rsplit(":", 1)[0]
     grid = item.grid
     if rec.fmt == "line" and conflict_reason(grid.shape, grid.cells) is not None:
-        bad = _record(rec.line, rec.text, "line", name, grid.shape, None, None, rec.note)
+        bad = make_record(rec.line, rec.text, "line", name, grid.shape, None, None, rec.note)
         return Refusal(rec.line, str(bad.error))
     why = "no solution" if count == 0 else "more than one solution"
     return Refusal(rec.line, f"{name}, line {rec.line}: {why}")

@@ -1,0 +1,179 @@
+"""Reading the bank: what ``bank query`` selects (:class:`Filters`), a puzzle read back
+(:class:`Stored`), and the scans behind random picks and the hardest first."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from .. import generator
+from .._grid import Grid
+from .._shape import Shape
+from ..canon import Transform, random_isomorph
+from ..difficulty import step_names
+from ..engine import unique_solution
+from ..rating import Level, Rating
+from ._entries import grid_of_line
+from ._schema import puzzles, techniques
+
+__all__ = ["Filters", "Stored", "hardest_first", "in_key_order", "stored_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What ``bank query`` selects; every filter given must hold."""
+
+    level: Level | None = None
+    er: tuple[float, float] | None = None
+    require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
+    clues: tuple[int, int] | None = None
+    shape: Shape | str | None = None  # given as its text ("2x3"), kept as a Shape
+    symmetry: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.shape is not None:
+            object.__setattr__(self, "shape", Shape.of(self.shape))
+        for name in self.require:
+            step_names(name)  # ValueError for an unknown technique, at once
+        if self.symmetry is not None and self.symmetry not in generator.SYMMETRIES:
+            raise ValueError(
+                f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
+            )
+
+    def levels(self) -> list[Level]:
+        """The levels a matching puzzle can have, easiest first: the level asked for, else
+        those an ER range reaches (a stored level is :meth:`Level.of` its ER, which grows
+        with the ER), else all. Random picks and the hardest first go level by level
+        over the ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
+        if self.level is not None:
+            return [self.level]
+        if self.er is not None:
+            lo, hi = self.er
+            return [] if lo > hi else [lv for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
+        return list(Level)
+
+    def where(self) -> list[sa.ColumnElement[bool]]:
+        p = puzzles.c
+        out: list[sa.ColumnElement[bool]] = []
+        if self.level is not None:
+            out.append(p.level == str(self.level))
+        if self.er is not None:
+            out.append(p.er.between(self.er[0], self.er[1]))
+        if self.clues is not None:
+            out.append(p.clues.between(self.clues[0], self.clues[1]))
+        if self.shape is not None:
+            out.append(p.shape == str(self.shape))
+        if self.symmetry is not None:
+            out.append(p.symmetry == self.symmetry)
+        for name in self.require:
+            used = sa.select(techniques.c.id).where(
+                techniques.c.id == p.id, techniques.c.technique.in_(sorted(step_names(name)))
+            )
+            out.append(used.exists())
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A puzzle read back from the bank."""
+
+    id: str
+    shape: Shape
+    puzzle: Grid  # canonical form
+    solution: Grid  # of the canonical form
+    shown: Grid  # as it came in
+    symmetry: str  # of the shown form
+    minimal: bool | None
+    rating: Rating  # no steps; hardest None when the record that brought it did not say
+    techniques: tuple[str, ...] | None  # None: path not known
+    source: str
+    seed: int | None
+    index: int | None
+    added: datetime
+
+    def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
+        """A random relabelled and transformed copy of the puzzle and its solution, with the
+        shown form's symmetry (:func:`sudokit.canon.random_isomorph`, as the service serves
+        them), never equal to the stored texts unless the puzzle has no other such form."""
+        t = self.isomorph_transform(rng)
+        return t.apply(self.shown), t.apply(self.shown_solution())
+
+    def isomorph_transform(self, rng: random.Random) -> Transform:
+        """The random transform :meth:`isomorph` applies to the shown form (for a caller that
+        wants the copy of the puzzle, and its solution only when asked)."""
+        for _ in range(20):
+            t, grid = random_isomorph(self.shown, rng, self.symmetry)
+            if grid not in (self.shown, self.puzzle):
+                break
+        return t
+
+    def shown_solution(self) -> Grid:
+        """The solution in the shown form's coordinates."""
+        return unique_solution(self.shown)
+
+
+def in_key_order(
+    conn: Connection,
+    base: sa.Select[Any],
+    where: sa.ColumnElement[bool],
+    want: int,
+    levels: list[Level],
+) -> list[Any]:
+    """The first ``want`` rows of ``base`` that match ``where``, in ``rkey`` order: one range
+    scan of the ``(level, rkey)`` index a level that ``base`` can match, merged: the same rows
+    as one scan of all levels would give, without an index of ``rkey`` alone for every
+    insert to keep."""
+    ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
+    rows = [
+        row
+        for level in levels
+        for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
+    ]
+    rows.sort(key=lambda row: row.rkey)
+    return rows[:want]
+
+
+def hardest_first(
+    conn: Connection, base: sa.Select[Any], limit: int, levels: list[Level]
+) -> list[Any]:
+    """The first ``limit`` rows of ``base`` by ER from the highest (then id), level by level
+    from the hardest: a level's rows all rate above an easier level's, so only the levels
+    that reach the limit are sorted, not the whole bank (there is no index of ER)."""
+    rows: list[Any] = []
+    for level in reversed(levels):
+        if len(rows) >= limit:
+            break
+        stmt = base.where(puzzles.c.level == str(level)).order_by(puzzles.c.er.desc(), puzzles.c.id)
+        rows += conn.execute(stmt.limit(limit - len(rows)))
+    return rows
+
+
+def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
+    shape = Shape.parse(row.shape)
+    grade = None
+    if row.hodoku_level is not None and row.hodoku_score is not None:
+        from ..logic.hodoku import HodokuGrade
+
+        grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
+    rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
+    added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
+    return Stored(
+        id=row.id,
+        shape=shape,
+        puzzle=grid_of_line(row.puzzle, shape),
+        solution=grid_of_line(row.solution, shape),
+        shown=grid_of_line(row.shown, shape),
+        symmetry=row.symmetry,
+        minimal=row.minimal,
+        rating=rating,
+        techniques=path if row.path_known else None,
+        source=row.source,
+        seed=int(row.seed) if row.seed is not None else None,
+        index=row.seq,
+        added=added,
+    )
