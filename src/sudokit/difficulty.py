@@ -24,6 +24,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any, Unpack
 
 from . import _engine, generator
@@ -261,7 +262,10 @@ require=x-wing allow=- hodoku_level=- rate=yes'
             given["rate"] = True
         given = {k: v for k, v in given.items() if v is not None}
         if request is None:
-            return cls(**given)
+            try:  # the same keywords again (generate(...) in a loop): the same value
+                return _request_of(tuple(sorted(given.items())))
+            except TypeError:  # an unhashable value, such as a list of techniques
+                return cls(**given)
         if not isinstance(request, Request):
             dig = {f.name: getattr(request, f.name) for f in fields(generator.Dig)}
             return cls(**{**dig, **given})
@@ -324,6 +328,13 @@ require=x-wing allow=- hodoku_level=- rate=yes'
         if self.minimal != (self.clues is None and self.max_clues is None):
             parts.append(f"minimal={self._text_of('minimal')}")
         return " ".join(parts)
+
+
+@lru_cache(maxsize=256)
+def _request_of(items: tuple[tuple[str, Any], ...]) -> Request:
+    """The request of these fields, made and checked once for each set of them: a library
+    user's ``generate(shape=..., seed=i)`` in a loop asks for the same value every time."""
+    return Request(**dict(items))
 
 
 def _er_of(value: object) -> tuple[float, float] | None:

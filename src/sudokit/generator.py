@@ -200,6 +200,7 @@ def _orbit_ids(shape: Shape, symmetry: str) -> bytes:
     return b"".join(i.to_bytes(2, "little") for i in ids)
 
 
+@lru_cache(maxsize=64)
 def _reachable(shape: Shape, symmetry: str) -> int:
     """A bit set of the clue counts that whole orbits can add up to."""
     reach = 1
