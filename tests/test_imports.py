@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import sudokit
-from sudokit.cli import _parser, main
+from sudokit.cli import main, parser
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
 
@@ -60,6 +60,8 @@ SOLVE = {
     "sudokit._text",
     "sudokit.batch",
     "sudokit.cli",
+    "sudokit.cli.args",
+    "sudokit.cli.solving",
     "sudokit.engine",
     "sudokit.errors",
     "sudokit.formats",
@@ -169,7 +171,7 @@ def test_hunt_stays_the_function_once_its_module_is_imported() -> None:
 def _help(command: str | None, argv: list[str]) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
-        _parser(command).parse_args([*argv, "--help"])
+        parser(command).parse_args([*argv, "--help"])
     return out.getvalue()
 
 
