@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import sudokit
+import sudokit.cli
 from sudokit.cli import main, parser
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
@@ -202,6 +203,7 @@ def test_a_command_declared_alone_reads_as_in_the_whole_parser(command: str) -> 
 
 
 def test_every_command_is_declared_for_the_main_help() -> None:
+    assert list(sudokit.cli.COMMANDS) == COMMANDS  # the table the parser declares them from
     text = _help("", [])
     for command in COMMANDS:
         assert f"    {command}" in text, command

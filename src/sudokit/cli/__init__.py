@@ -6,6 +6,9 @@ Each subcommand is a function ``(args, err) -> exit status`` set on its parser w
 everywhere. The commands live by family, one module each (``solving``, ``making``, ``books``,
 ``service``, ``bank``), each declaring its commands' options and running them; ``args`` holds
 what they share: argument types, the parent parsers and the plumbing of every handler.
+Each command imports what it runs in its own function, so that a start-up (``sudokit solve``
+on a small file is mostly start-up) loads no module another command needs: not the logic
+engine, the generator, the progress bar or the worker pools. tests/test_imports.py checks it.
 
 Exit status, the same in every command:
 

@@ -33,6 +33,9 @@ class Fail(Exception):
         self.status = status
 
 
+# Argument types ----------------------------------------------------------------------------------
+
+
 def shape_arg(text: str) -> Shape:
     try:
         return Shape.parse(text)
@@ -60,7 +63,6 @@ def _span(kind: type[int] | type[float], example: str) -> Any:
 
 
 clues_arg = _span(int, "22-26")
-
 _float_span = _span(float, "6.5-8.0")
 
 
@@ -118,6 +120,9 @@ def duration(text: str) -> float:
         raise argparse.ArgumentTypeError(
             f"expected a positive time in seconds or like 90m or 8h, got {text!r}"
         ) from None
+
+
+# Option groups several commands share ------------------------------------------------------------
 
 
 def parents() -> dict[str, argparse.ArgumentParser]:
@@ -202,6 +207,9 @@ def book_settings(args: argparse.Namespace) -> dict[str, Any]:
         "pencil_marks": args.pencil_marks,
         "labels": ("number",) if args.no_labels else LABEL_FIELDS,
     }
+
+
+# Shared plumbing ---------------------------------------------------------------------------------
 
 
 def source_of(args: argparse.Namespace) -> PuzzleSource:
