@@ -113,16 +113,16 @@ def _subparsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentPa
 def test_every_option_has_help_and_the_main_help_lists_130() -> None:
     """What ``--help`` shows: each option of each command says what it does, and the exit
     statuses include 130 (interrupted)."""
-    from sudokit.cli import _parser
+    from sudokit.cli import parser
 
-    main_parser = _parser()
+    main_parser = parser()
     assert "130 interrupted" in " ".join(main_parser.format_help().split())
     names = [p.prog.split()[-1] for p in _subparsers(main_parser)]
     missing = [
         f"{command} {action.option_strings[-1]}"
         for command in names
-        for parser in [_parser(command)]
-        for sub in _subparsers(parser)
+        for declared in [parser(command)]
+        for sub in _subparsers(declared)
         if sub.prog.split()[-1] == command
         for action in sub._actions
         if action.option_strings and action.help is None

@@ -231,7 +231,7 @@ def _hunt(tmp_path: Path, *more: str) -> list[str]:
 def test_cli_writes_records_with_the_seed_each_came_from(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sudokit.cli._HUNT_LOG_EVERY", 0.0)  # a progress line every round
+    monkeypatch.setattr("sudokit.cli.making.HUNT_LOG_EVERY", 0.0)  # a progress line every round
     out = tmp_path / "finds.txt"
     assert main([*_hunt(tmp_path, "-n", "3", "-o", str(out))]) == 1  # two bad seed lines
     err = capsys.readouterr().err

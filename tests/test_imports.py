@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 
 import sudokit
-from sudokit.cli import _parser, main
+import sudokit.cli
+from sudokit.cli import main, parser
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "sudokit"
 
@@ -60,6 +61,8 @@ SOLVE = {
     "sudokit._text",
     "sudokit.batch",
     "sudokit.cli",
+    "sudokit.cli.args",
+    "sudokit.cli.solving",
     "sudokit.engine",
     "sudokit.errors",
     "sudokit.formats",  # a package: its modules are the one module it was
@@ -173,7 +176,7 @@ def test_hunt_stays_the_function_once_its_module_is_imported() -> None:
 def _help(command: str | None, argv: list[str]) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
-        _parser(command).parse_args([*argv, "--help"])
+        parser(command).parse_args([*argv, "--help"])
     return out.getvalue()
 
 
@@ -204,6 +207,7 @@ def test_a_command_declared_alone_reads_as_in_the_whole_parser(command: str) -> 
 
 
 def test_every_command_is_declared_for_the_main_help() -> None:
+    assert list(sudokit.cli.COMMANDS) == COMMANDS  # the table the parser declares them from
     text = _help("", [])
     for command in COMMANDS:
         assert f"    {command}" in text, command
