@@ -101,19 +101,9 @@ def test_the_generator_knows_nothing_of_ratings() -> None:
 #: The most lines a Python module under src/ may have: a room a reader can hold.
 MAX_LINES = 800
 
-#: Modules still over MAX_LINES, each being split along its seams (issue 28): remove an entry
-#: when its split lands, so the test holds it to the limit from then on.
-TOO_LONG_FOR_NOW = {
-    "formats.py",  # grid text, records and chunked reading, to be three modules
-    "bank/__init__.py",  # the Bank: its store, fill, query and stats
-    "bank/_entries.py",  # what the bank stores of a puzzle, and how a record becomes one
-}
-
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_module_is_over_800_lines(path: Path) -> None:
     name = path.relative_to(SRC).as_posix()
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    if name in TOO_LONG_FOR_NOW and lines > MAX_LINES:
-        pytest.skip(f"{name}: {lines} lines, listed in TOO_LONG_FOR_NOW until it is split")
     assert lines <= MAX_LINES, f"{name} has {lines} lines, more than {MAX_LINES}: split it"
