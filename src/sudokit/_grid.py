@@ -128,15 +128,16 @@ def _has_conflict(shape: Shape, cells: bytes) -> bool:
     return len(seen) != placed
 
 
-def _conflicts(shape: Shape, cells: bytes) -> list[tuple[int, int, int]]:
+def _conflicts(houses: Sequence[Sequence[int]], cells: bytes) -> list[tuple[int, int, int]]:
+    """Every ``(cell, other cell, house)`` of ``houses`` whose two cells hold one digit."""
     out: list[tuple[int, int, int]] = []
-    for u, unit in enumerate(shape.units):
+    for h, house in enumerate(houses):
         seen: dict[int, list[int]] = {}
-        for c in unit:
+        for c in house:
             if cells[c]:
                 seen.setdefault(cells[c], []).append(c)
         for group in seen.values():
-            out.extend((a, b, u) for a, b in combinations(sorted(group), 2))
+            out.extend((a, b, h) for a, b in combinations(sorted(group), 2))
     return out
 
 
@@ -144,7 +145,7 @@ def conflict_reason(shape: Shape, cells: bytes) -> str | None:
     """Describe the first conflict of ``cells`` (both cells and their unit), or ``None``."""
     if not _has_conflict(shape, cells):
         return None
-    a, b, unit = _conflicts(shape, cells)[0]
+    a, b, unit = _conflicts(shape.units, cells)[0]
     return (
         f"conflicting clues: digit {cells[a]} at {shape.cell_name(a)} and "
         f"{shape.cell_name(b)} ({shape.unit_name(unit)})"
@@ -451,7 +452,7 @@ class Grid:
         """
         if not _has_conflict(self._shape, self._cells):
             return []
-        return _conflicts(self._shape, self._cells)
+        return _conflicts(self._shape.units, self._cells)
 
     # Text.
 
@@ -580,17 +581,7 @@ class _RulesGrid(Grid):
         rules and nc are reported by ``Grid(...)`` and :func:`rules_conflicts`."""
         from .rules import geometry
 
-        geo = geometry(self._shape, self._rules)
-        cells = self._cells
-        out: list[tuple[int, int, int]] = []
-        for h, house in enumerate(geo.houses):
-            seen: dict[int, list[int]] = {}
-            for c in house:
-                if cells[c]:
-                    seen.setdefault(cells[c], []).append(c)
-            for group in seen.values():
-                out.extend((a, b, h) for a, b in combinations(sorted(group), 2))
-        return out
+        return _conflicts(geometry(self._shape, self._rules).houses, self._cells)
 
     def __repr__(self) -> str:
         shape = self._shape
