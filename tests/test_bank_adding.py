@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from procs import children, cpu_seconds
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 #: How many puzzles: each takes about half a second of CPU to rate.
 N = 24
@@ -98,19 +100,7 @@ def test_commits_come_as_puzzles_are_rated(tmp_path: Path, hard: Path) -> None:
 
 def _cpu_of_children(pid: int) -> dict[int, float]:
     """The CPU seconds so far of each process whose parent is ``pid``."""
-    tick = os.sysconf("SC_CLK_TCK")
-    out = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == pid:  # ppid
-            out[int(entry)] = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-    return out
+    return {child: cpu_seconds(child) for child in children(pid)}
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

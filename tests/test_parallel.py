@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -11,20 +10,7 @@ from pathlib import Path
 
 import pytest
 
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        # the command name (in parentheses) may hold spaces: the ppid is the 2nd field after it
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry))
-    return found
+from procs import children
 
 
 def _alive(pid: int) -> bool:
@@ -46,7 +32,7 @@ def test_generate_workers_die_with_their_parent(tmp_path: Path, sig: signal.Sign
         workers: list[int] = []
         while time.monotonic() < deadline and len(workers) < 2:
             time.sleep(0.2)
-            workers = [p for p in _children(parent.pid) if _alive(p)]
+            workers = [p for p in children(parent.pid) if _alive(p)]
         assert len(workers) >= 2, "the workers did not start"
         parent.send_signal(sig)
         parent.wait(timeout=30)

@@ -31,6 +31,7 @@ from sudokit.logic import STEP_SCHEMA, Candidates, hint
 from sudokit.rating import Level, rate
 from sudokit.web import ids
 
+from procs import children
 from service import Service, make_bank, running_service, slow_puzzle
 
 EASY = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
@@ -410,18 +411,6 @@ def _held(pid: int, inodes: set[str]) -> int:
     return held
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid:
-            out.append(int(stat.parent.name))
-    return out
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT spreading: Linux")
 def test_each_server_process_listens_on_a_socket_of_its_own(bank_path: str) -> None:
     """--workers 2: a listening socket for each process (SO_REUSEPORT), so a burst of
@@ -438,7 +427,7 @@ def test_each_server_process_listens_on_a_socket_of_its_own(bank_path: str) -> N
             with concurrent.futures.ThreadPoolExecutor(40) as ex:
                 codes = list(ex.map(lambda c: c.get("api/v1/catalog").status_code, clients))
             assert codes == [200] * 40
-            servers = [p for p in _children(srv.process.pid) if _held(p, listening)]
+            servers = [p for p in children(srv.process.pid) if _held(p, listening)]
             established = _tcp(port, "01")
             held = {p: _held(p, established) for p in servers}
         finally:

@@ -22,6 +22,7 @@ from sudokit import Grid, Shape
 from sudokit.bank import Bank, Filters
 from sudokit.engine import unique_solution
 
+from procs import children
 from service import Service, running_service, slow_puzzle
 
 #: The issue's puzzle: its explanation (about 34 KB) came back as a 500 under uvloop.
@@ -58,25 +59,13 @@ def _workers(server: int) -> list[int]:
     """The pool's worker processes of a ``sudokit serve`` process: the children of its
     forkserver (the server's child whose command line names it)."""
     out = []
-    for child in _children(server):
+    for child in children(server):
         try:
             cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
         except OSError:
             continue
         if b"forkserver" in cmdline:
-            out.extend(_children(child))
-    return out
-
-
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if parent == pid:
-            out.append(int(stat.parent.name))
+            out.extend(children(child))
     return out
 
 
