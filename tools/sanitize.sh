@@ -39,7 +39,7 @@ for m in (sudokit._engine, sudokit._canon, sudokit._logic):
     assert hasattr(m, "_fail_after"), m.__file__
 print("sanitized build:", sudokit._engine.__file__, sudokit._canon.__file__, sudokit._logic.__file__)
 PY
-# Left out: the three generator tests that start worker processes. GCC's AddressSanitizer
+# Left out: the generator tests that start worker processes from this process. GCC's AddressSanitizer
 # runtime does not hold its allocator's locks across fork(), so a worker forked while another
 # thread of this process (the process pool's manager thread) is inside malloc can wait forever
 # on a lock no thread will release: seen twice here, the child blocked in the allocator's
@@ -47,6 +47,8 @@ PY
 # in this process; the multi-process plumbing is Python, and the ordinary test run covers it.
 workers="test_seed_and_index_determine_the_result or test_batches_are_rendered_where_they_are_made"
 workers="$workers or test_a_stream_checks_options_at_once_and_runs_once"
+workers="$workers or test_cli_output_is_the_same_whatever_jobs"
+workers="$workers or test_killed_run_resumes_without_loss_or_duplicates"
 python -m pytest -q -p no:cacheprovider --capture=sys -o addopts="--strict-markers" -m "not slow" \
     -k "not ($workers)" \
     tests/test_c_boundary.py tests/test_c_faults.py tests/test_engine.py tests/logic/test_chains.py \
