@@ -79,3 +79,26 @@ def test_the_schemas_checks_are_not_made_again_by_hand(message: str) -> None:
         if path.name != "schema.py" and any(message in s for s in _strings(path))
     ]
     assert again == []
+
+
+def test_the_service_rates_as_the_command_line_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rating record (Rating.to_dict, with the HoDoKu grade) for `sudokit rate --format
+    json` and POST /rate alike: the service's worker and the command line used to build it
+    each their own way."""
+    import json
+    import time
+
+    from sudokit.cli import main
+
+    puzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    source = tmp_path / "p.txt"
+    source.write_text(puzzle + "\n", encoding="utf-8")
+    assert main(["rate", "--format", "json", str(source)]) == 0
+    written = json.loads(capsys.readouterr().out)
+    served = work.rate_puzzle(PuzzleIn(puzzle=puzzle), time.monotonic() + 600)
+    assert {k: v for k, v in served.items() if k not in ("shape", "text", "cells")} == {
+        k: v for k, v in written.items() if k != "puzzle"
+    }
+    assert {"er", "ep", "ed", "level", "hardest", "solved", "hodoku_level"} <= set(served)

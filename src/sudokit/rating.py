@@ -185,8 +185,10 @@ def rate(
     *,
     max_rating: float | None = None,
     deadline: float | None = None,
+    with_hodoku: bool = False,
 ) -> Rating:
-    """Rate ``puzzle`` as Sudoku Explainer does.
+    """Rate ``puzzle`` as Sudoku Explainer does; ``with_hodoku``: with its HoDoKu grade too
+    (:func:`hodoku`) when the path solved it.
 
     With ``max_rating``, give up as soon as the step SE would take next is rated above it; the
     result then has ``capped`` set, ``solved`` False and ``er`` the rating of that step, or of
@@ -216,7 +218,10 @@ def rate(
         unique_solution(start)
     techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
-    return _rating_of(end, steps, max_rating)
+    rating = _rating_of(end, steps, max_rating)
+    if with_hodoku and rating.solved:
+        rating = replace(rating, hodoku=hodoku(puzzle if isinstance(puzzle, Candidates) else start))
+    return rating
 
 
 @lru_cache(maxsize=64)
@@ -319,9 +324,9 @@ def rate_many(
     out: list[Rating | NotUniqueError] = []
     for g in grids_of(grids):
         try:
-            rating = rate(g)
+            rating = rate(g, with_hodoku=with_hodoku)
         except NotUniqueError as e:
             out.append(e)
             continue
-        out.append(replace(rating, steps=(), hodoku=hodoku(g) if with_hodoku else None))
+        out.append(replace(rating, steps=()))
     return out

@@ -38,7 +38,7 @@ from ..difficulty import Request, generate
 from ..engine import unique_solution
 from ..errors import GenerationError, NotUniqueError
 from ..logic import Candidates, solve_steps
-from ..rating import Level, hodoku, rate
+from ..rating import Level, rate
 from .api import RequestError, hint_request, hint_texts, parse_board, parse_puzzle
 from .schema import CheckIn, HintIn, PuzzleIn
 
@@ -87,12 +87,7 @@ def rate_puzzle(body: PuzzleIn, deadline: float) -> dict[str, Any]:
     """A puzzle → its SE rating (ER/EP/ED, level, hardest technique) and its HoDoKu grade."""
     puzzle = parse_puzzle(body.puzzle, body.shape)
     _solution(puzzle)
-    rating = rate(puzzle, deadline=deadline)
-    grade = hodoku(puzzle) if rating.solved else None
-    out = rating.to_dict()
-    if grade is not None:
-        out.update(hodoku_level=grade.level, hodoku_score=grade.score)
-    return {**grid_out(puzzle), **out}
+    return {**grid_out(puzzle), **rate(puzzle, deadline=deadline, with_hodoku=True).to_dict()}
 
 
 def explain(body: PuzzleIn, deadline: float) -> dict[str, Any]:
