@@ -394,7 +394,7 @@ def test_stats_count_what_is_stored(filled: str, rated: list[Rated], capsys: Cap
 
 
 def test_query_formats_are_generates_records(filled: str, capsys: Capture) -> None:
-    for fmt in ("line", "grid", "json", "csv"):
+    for fmt in ("line", "pretty", "json", "csv"):
         assert main(["bank", "--db", filled, "query", "--limit", "3", "--format", fmt]) == 0
         out = capsys.readouterr().out
         records = list(__import__("sudokit").read_puzzles(out.splitlines(keepends=True)))
@@ -438,7 +438,7 @@ def test_query_solves_only_when_a_solution_is_written(
 
     monkeypatch.setattr(sudokit.bank._query, "unique_solution", counting)
     for extra in ([], ["--isomorph"], ["--random"]):
-        for fmt in ("line", "grid", "json", "csv"):
+        for fmt in ("line", "pretty", "json", "csv"):
             query = ["query", "--limit", "4", "--format", fmt, *extra]
             assert main(["bank", "--db", filled, *query]) == 0
             assert capsys.readouterr().out

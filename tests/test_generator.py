@@ -382,7 +382,7 @@ def test_cli_generate_default_is_one_minimal_rot180_9x9(capsys: pytest.CaptureFi
     assert g.shape == Shape(3, 3) and sudokit.is_unique(g)
 
 
-@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+@pytest.mark.parametrize("fmt", ["line", "pretty", "json", "csv"])
 def test_cli_output_is_the_same_whatever_jobs(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -407,7 +407,7 @@ def test_cli_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["generate", "--resume"]) == 2
 
 
-@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+@pytest.mark.parametrize("fmt", ["line", "pretty", "json", "csv"])
 def test_resume_after_partial_write(fmt: str, tmp_path: Path) -> None:
     full, part = tmp_path / "full", tmp_path / "part"
     args = ["generate", "-n", "30", "--seed", "8", "--format", fmt, "-j", "1"]
@@ -473,7 +473,7 @@ def test_the_options_line_is_the_requests_text_form(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").splitlines()[1:3] == records
 
 
-@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+@pytest.mark.parametrize("fmt", ["line", "pretty", "json", "csv"])
 def test_resume_refuses_other_options(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -554,3 +554,29 @@ def test_engine_logic_modes_dig_puzzles_singles_can_solve(
             assert path.solved and path.state.to_grid().cells == solution
             if shape == Shape(3, 3):
                 assert rate(puzzle).er <= max_er
+
+
+def test_grid_is_the_old_name_of_the_pretty_record_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "pretty" (canon --format pretty) and "grid" (generate --format grid) named one layout:
+    "pretty" is its name now, "grid" is read for one release, said on stderr, and a file an
+    older version wrote with format=grid still resumes."""
+    args = ["generate", "-n", "3", "--seed", "6", "-j", "1"]
+    assert main([*args, "--format", "pretty", "-o", str(tmp_path / "new")]) == 0
+    assert main([*args, "--format", "grid", "-o", str(tmp_path / "old")]) == 0
+    assert "--format grid is now called --format pretty" in capsys.readouterr().err
+    new = (tmp_path / "new").read_text(encoding="utf-8")
+    assert new == (tmp_path / "old").read_text(encoding="utf-8")
+    assert new.startswith("# sudokit generate format=pretty ")
+    first, rest = new.split("\n", 1)
+    records = rest.split("\n\n")
+    (tmp_path / "older").write_text(
+        first.replace("format=pretty", "format=grid") + "\n" + records[0] + "\n\n", "utf-8"
+    )
+    assert main([*args, "--format", "pretty", "-o", str(tmp_path / "older"), "--resume"]) == 0
+    assert (tmp_path / "older").read_text(encoding="utf-8").split("\n", 1)[1] == rest
+    from sudokit.output import record_format
+
+    with pytest.warns(DeprecationWarning, match="'pretty'"):
+        assert record_format("grid") == "pretty"

@@ -514,7 +514,7 @@ def test_cli_pdf(
     generated: list[Generated], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     src = tmp_path / "puzzles.txt"
-    _write_records(src, generated[:5], "grid")
+    _write_records(src, generated[:5], "pretty")
     out = tmp_path / "book.pdf"
     args = ["pdf", str(src), "-o", str(out), "--per-page", "2", "--title", "From the CLI"]
     assert main(args) == 0

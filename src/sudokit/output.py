@@ -4,8 +4,9 @@ A **record** is one generated puzzle as text in one of :data:`RECORD_FORMATS`:
 
 - ``line``: ``PUZZLE [SOLUTION] # index=I seed=S shape=3x3 symmetry=rot180 clues=C minimal=yes``
   (sudokit's reader takes the first field of the right length as the puzzle);
-- ``grid``: a ``# index=I seed=S …`` comment line, the pretty puzzle, the pretty solution if
-  asked (after a ``# solution`` line), and a blank line;
+- ``pretty``: a ``# index=I seed=S …`` comment line, the puzzle as a pretty grid (rows of
+  cells, ``|`` and rule lines between boxes: what ``canon --format pretty`` writes), the
+  solution if asked (after a ``# solution`` line), and a blank line (``grid`` is its old name);
 - ``json``: one JSON object a line;
 - ``csv``: a header line, then one row a puzzle.
 
@@ -34,6 +35,7 @@ from .rating import Rating
 
 __all__ = [
     "LABEL_FIELDS",
+    "OLD_FORMAT_NAMES",
     "RECORD_FORMATS",
     "Label",
     "Records",
@@ -47,6 +49,7 @@ __all__ = [
     "stated_facts",
     "read_labelled",
     "options_comment",
+    "record_format",
     "record_label",
     "resume_check",
     "resume_point",
@@ -55,7 +58,24 @@ __all__ = [
 #: What a label may show, in this order (a book adds each puzzle's number).
 LABEL_FIELDS = ("number", "level", "er", "seed", "id")
 
-RECORD_FORMATS = ("line", "grid", "json", "csv")
+RECORD_FORMATS = ("line", "pretty", "json", "csv")
+#: Old names of record formats, read for one release: ``grid`` named the pretty layout.
+OLD_FORMAT_NAMES = {"grid": "pretty"}
+
+
+def record_format(name: str) -> str:
+    """The record format ``name`` means (an old name warns, DeprecationWarning); ValueError
+    for a name that is none."""
+    if name in OLD_FORMAT_NAMES:
+        import warnings
+
+        new = OLD_FORMAT_NAMES[name]
+        warnings.warn(f"record format {name!r} is now {new!r}", DeprecationWarning, stacklevel=3)
+        return new
+    if name not in RECORD_FORMATS:
+        raise ValueError(f"unknown record format {name!r}; choose from {', '.join(RECORD_FORMATS)}")
+    return name
+
 
 _CSV_FIELDS = (
     "index",
@@ -124,7 +144,8 @@ def format_facts(
     if with_solution and solution is None:
         raise ValueError("with_solution needs the solution")
     known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
-    if fmt in ("line", "grid"):
+    fmt = record_format(fmt)
+    if fmt in ("line", "pretty"):
         meta = " ".join(
             f"{k}={_fact(v) if k in _YES_NO else v}"  # type: ignore[arg-type]
             for k, v in known.items()
@@ -215,7 +236,7 @@ class ResumePoint:
 
 def _meta_of(record: str, fmt: str) -> tuple[int, int] | None:
     """The (index, seed) a whole record states, or None when it states none."""
-    if fmt in ("line", "grid"):
+    if fmt in ("line", "pretty"):
         return index_and_seed(record)
     if fmt == "json":
         try:
@@ -303,6 +324,8 @@ def _read_old_options(stated: dict[str, str], ours: dict[str, str]) -> None:
     ``--minimal``) for puzzles dug to minimal without a clue target, orbit-minimal with a
     symmetry; and ``rate=no`` for puzzles rated because a difficulty target was given. They
     were made as they are made now: take them so."""
+    if stated.get("format") in OLD_FORMAT_NAMES:
+        stated["format"] = OLD_FORMAT_NAMES[stated["format"]]
     no_target = ours.get("clues", "-") == ours.get("max_clues", "-") == "-"
     if no_target and stated.get("minimal") in ("no", "yes") and "minimal" in ours:
         stated["minimal"] = ours["minimal"]
@@ -334,8 +357,9 @@ def resume_point(path: Path, fmt: str) -> ResumePoint:
     Raises ValueError when the file's whole records are not the indexes 0, 1, 2, … in order
     with one seed (then resuming could duplicate or lose puzzles).
     """
+    fmt = record_format(fmt)
     data = path.read_bytes()
-    sep = b"\n\n" if fmt == "grid" else b"\n"
+    sep = b"\n\n" if fmt == "pretty" else b"\n"
     length = 0
     expected = 0
     seed: int | None = None

@@ -174,8 +174,25 @@ def record_options(p: argparse.ArgumentParser) -> None:
     from ..output import RECORD_FORMATS
 
     p.add_argument("--seed", type=int, help="seed (default: random, and stated in each record)")
-    p.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    p.add_argument(
+        "--format",
+        type=record_format_arg,
+        choices=RECORD_FORMATS,
+        default="line",
+        help="record format (pretty: a pretty grid a record, as canon --format pretty)",
+    )
     p.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
+
+
+def record_format_arg(text: str) -> str:
+    """A record format's name, its old name (``grid``, now ``pretty``) said and taken."""
+    from ..output import OLD_FORMAT_NAMES
+
+    new = OLD_FORMAT_NAMES.get(text)
+    if new is None:
+        return text
+    sys.stderr.write(f"sudokit: --format {text} is now called --format {new}\n")
+    return new
 
 
 def book_options(p: argparse.ArgumentParser) -> None:

@@ -22,6 +22,7 @@ from .args import (
     progress,
     range_arg,
     readable,
+    record_format_arg,
     seconds,
     shape_arg,
     source_of,
@@ -135,7 +136,13 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
         description="Print the stored puzzles that match every filter given, as records of "
         "the formats sudokit generate writes, in the order they were added (or at random).",
     )
-    q.add_argument("--format", choices=RECORD_FORMATS, default="line", help="record format")
+    q.add_argument(
+        "--format",
+        type=record_format_arg,
+        choices=RECORD_FORMATS,
+        default="line",
+        help="record format (pretty: a pretty grid a record, as canon --format pretty)",
+    )
     q.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
     q.set_defaults(func=_bank_query)
 

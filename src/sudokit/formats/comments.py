@@ -34,7 +34,7 @@ __all__ = [
     "sudoku_or_none",
 ]
 
-#: The comment line above a grid record's solution (``sudokit generate --format grid
+#: The comment line above a pretty record's solution (``sudokit generate --format pretty
 #: --with-solution``): the grid after it is no puzzle.
 SOLUTION_MARK = "# solution"
 

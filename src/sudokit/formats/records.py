@@ -41,7 +41,7 @@ class Record:
     text as read (several lines joined by ``\\n`` for a pretty grid); ``fmt`` is ``"line"``,
     ``"pretty"`` or ``"json"``, the format to answer in (see :func:`format_grid`). ``note`` is
     the comment that goes with the puzzle: the one on its line, or else the comment line just
-    above it (where ``sudokit generate --format grid`` states a record's index and seed).
+    above it (where ``sudokit generate --format pretty`` states a record's index and seed).
     """
 
     line: int
