@@ -671,7 +671,7 @@ def test_error_text_formats_match_re() -> None:
 
 
 @pytest.mark.parametrize("shape", [Shape(2, 3), Shape(3, 2), Shape(3, 4)])
-@pytest.mark.parametrize("fmt", ["line", "grid", "json", "csv"])
+@pytest.mark.parametrize("fmt", ["line", "pretty", "json", "csv"])
 def test_generated_records_read_back_without_a_shape(shape: Shape, fmt: str) -> None:
     """What sudokit writes, sudokit reads: 6x6 and 12x12 records say their shape (a 36-cell
     line alone could be 2x3 or 3x2), and a grid record's solution is not read as a puzzle."""

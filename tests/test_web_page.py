@@ -110,7 +110,7 @@ def test_cli_html_pretty_and_json_records(
     g = generate(seed=9)
     source = tmp_path / "p.txt"
     source.write_text(
-        format_record(g, "grid") + format_record(g, "json", with_solution=True), encoding="utf-8"
+        format_record(g, "pretty") + format_record(g, "json", with_solution=True), encoding="utf-8"
     )
     out = tmp_path / "p.html"
     assert main(["html", str(source), "-o", str(out)]) == 0
