@@ -20,7 +20,6 @@ singles still solve the puzzle, so what it digs already meets the target's upper
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
@@ -33,7 +32,16 @@ from ._shape import Shape
 from .generator import Generated, PuzzleStream
 from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
-from .rating import ER_SCALE, UNSOLVED_RATING, Level, Rating, er_range, hodoku, rate
+from .rating import (
+    ER_SCALE,
+    UNSOLVED_RATING,
+    Level,
+    Rating,
+    er_range,
+    hodoku,
+    parse_er_range,
+    rate,
+)
 
 __all__ = [
     "REQUEST_FIELDS",
@@ -341,21 +349,14 @@ def _er_of(value: object) -> tuple[float, float] | None:
     if value is None:
         return None
     if isinstance(value, str):
-        lo, sep, hi = value.partition("-")
+        return parse_er_range(value)
+    if isinstance(value, tuple | list) and len(value) == 2:
         try:
-            pair = (float(lo), float(hi if sep else lo))
-        except ValueError:
-            raise ValueError(f"er must be LO-HI such as 6.5-8, got {value!r}") from None
-    elif isinstance(value, tuple | list) and len(value) == 2:
-        try:
-            pair = (float(value[0]), float(value[1]))
+            lo, hi = float(value[0]), float(value[1])
         except (TypeError, ValueError):
             raise TypeError(f"er must be two numbers (lo, hi), got {value!r}") from None
-    else:
-        raise TypeError(f"er must be (lo, hi) or text such as '6.5-8', got {value!r}")
-    if not all(math.isfinite(x) for x in pair):
-        raise ValueError(f"er must be finite numbers, got {value!r}")
-    return pair
+        return er_range(lo, hi)
+    raise TypeError(f"er must be (lo, hi) or text such as '6.5-8', got {value!r}")
 
 
 def _names_of(name: str, value: object) -> tuple[str, ...] | None:

@@ -74,6 +74,23 @@ def er_range(lo: float, hi: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+def parse_er_range(text: str) -> tuple[float, float]:
+    """An ER range written ``LO-HI`` (or one ER), checked as :func:`er_range` checks it.
+
+    >>> parse_er_range("6.5-8"), parse_er_range("7.1")
+    ((6.5, 8.0), (7.1, 7.1))
+    """
+    lo, sep, hi = text.partition("-")
+    try:
+        low = float(lo)
+        high = float(hi) if sep else low
+    except ValueError:
+        raise ValueError(
+            f"expected an ER or ER range: a number, or LO-HI like 6.5-8.0; got {text!r}"
+        ) from None
+    return er_range(low, high)
+
+
 class Level(IntEnum):
     """SE's named levels, in order of difficulty."""
 

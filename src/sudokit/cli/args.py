@@ -43,8 +43,8 @@ def shape_arg(text: str) -> Shape:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _span(kind: type[int] | type[float], example: str) -> Any:
-    """An argparse type for ``LO-HI`` (or one value) of numbers of ``kind``."""
+def _span(kind: type[int], example: str) -> Any:
+    """An argparse type for ``LO-HI`` (or one value) of whole numbers."""
 
     def parse(text: str) -> tuple[Any, Any]:
         lo, sep, hi = text.partition("-")
@@ -63,16 +63,15 @@ def _span(kind: type[int] | type[float], example: str) -> Any:
 
 
 clues_arg = _span(int, "22-26")
-_float_span = _span(float, "6.5-8.0")
 
 
 def range_arg(text: str) -> tuple[float, float]:
     """An ER range ``LO-HI`` (or one value) on Sudoku Explainer's scale: a target off the
     scale can never be met, so it is a usage error at once rather than a long search."""
-    from ..rating import er_range
+    from ..rating import parse_er_range
 
     try:
-        return er_range(*_float_span(text))
+        return parse_er_range(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
