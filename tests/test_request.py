@@ -154,3 +154,21 @@ def test_a_request_is_checked_once_however_many_puzzles_it_makes(
 def test_a_target_that_allows_techniques_travels_to_worker_processes() -> None:
     r = Request(shape=Shape(2, 3), symmetry="none", allow=("singles", "pointing"))
     assert list(generate_many(6, r, seed=9, jobs=2, chunk=1)) == list(generate_many(6, r, seed=9))
+
+
+def test_a_fill_of_a_request_made_already_does_not_check_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sudokit.bank import check_fill
+
+    made = check_fill(1, level="easy")  # as bank fill makes it before opening a bank
+    calls = []
+    check = generator._check_dig
+
+    def counted(*args: object) -> None:
+        calls.append(args)
+        check(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(generator, "_check_dig", counted)
+    assert check_fill(1, made) is made  # what Bank.fill does with it
+    assert calls == []

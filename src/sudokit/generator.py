@@ -345,8 +345,9 @@ def as_dig(dig: Dig | None, **fields: Any) -> Dig:
     given = {k: v for k, v in fields.items() if v is not None}
     if dig is None:
         return Dig(**given)
+    given = {k: v for k, v in given.items() if getattr(dig, k) != v}
     if not given:
-        return dig
+        return dig  # nothing changes: the value made and checked already
     if "minimal" not in given and ("clues" in given or "max_clues" in given):
         given["minimal"] = None  # resolved again for the new clue target
     return replace(dig, **given)
