@@ -26,7 +26,7 @@ import time
 
 from sudokit import Grid, Rated, generate
 from sudokit.errors import GenerationError
-from sudokit.hunt import HuntStats, hunt
+from sudokit.hunting import HuntStats, hunt
 
 from common import data_file, emit, machine
 

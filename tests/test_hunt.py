@@ -22,7 +22,7 @@ from sudokit import Grid, Shape, Vicinity, canonical_id, generate, hunt, is_uniq
 from sudokit.cli import main
 from sudokit.formats import read_puzzles
 from sudokit.generator import is_minimal, minimise
-from sudokit.hunt import Explore, Find, HuntStats, Judge, _draw, band, explore, judge
+from sudokit.hunting import Explore, Find, HuntStats, Judge, _draw, band, explore, judge
 from sudokit.output import record_label
 from sudokit.rating import rate, screen
 

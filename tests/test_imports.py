@@ -35,7 +35,7 @@ HEAVY = {
     "sudokit.canon",
     "sudokit.difficulty",
     "sudokit.generator",
-    "sudokit.hunt",
+    "sudokit.hunting",
     "sudokit.logic",
     "sudokit.output",
     "sudokit.rating",
@@ -163,14 +163,31 @@ def test_the_lazy_names_are_the_typed_names() -> None:
         sudokit.nonesuch  # type: ignore[attr-defined]  # noqa: B018
 
 
-def test_hunt_stays_the_function_once_its_module_is_imported() -> None:
+def test_hunt_is_the_function_and_its_module_is_hunting() -> None:
     loaded = _loaded(
-        "import sudokit, sudokit.hunt\n"
-        "assert callable(sudokit.hunt) and sudokit.hunt.__module__ == 'sudokit.hunt'\n"
-        "from sudokit.hunt import Vicinity\n"
-        "assert sudokit.Vicinity is Vicinity"
+        "import sudokit, sudokit.hunting\n"
+        "assert sudokit.hunt is sudokit.hunting.hunt\n"
+        "assert sudokit.Vicinity is sudokit.hunting.Vicinity"
     )
-    assert "sudokit.hunt" in loaded
+    assert "sudokit.hunting" in loaded
+
+
+def test_the_former_module_path_warns_and_leaves_the_function_callable() -> None:
+    _loaded(
+        "import warnings, sudokit\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    from sudokit.hunt import Vicinity\n"
+        "assert Vicinity is sudokit.hunting.Vicinity\n"
+        "assert [str(w.message) for w in caught] == "
+        "['the module sudokit.hunt is now sudokit.hunting'], caught\n"
+        "assert all(w.category is DeprecationWarning for w in caught)\n"
+        "assert all(w.filename == '<string>' for w in caught), [w.filename for w in caught]\n"
+        "puzzle = '4.....8.5.3..........7......2.....6.....8.4......1'\n"
+        "puzzle += '.......6.3.7.5..2.....1.4......'\n"
+        "find = next(sudokit.hunt([puzzle], min_er=1.0, count=1, seed=1, per_seed=4))\n"
+        "assert find.rating.er >= 1.0"
+    )
 
 
 def _help(command: str | None, argv: list[str]) -> str:

@@ -38,7 +38,7 @@ LAYERS: list[set[str]] = [
     {"rating"},
     {"difficulty"},
     {"output", "render"},
-    {"hunt"},
+    {"hunting"},
     {"bank"},
     {"web"},
     {"cli", "__main__", "__init__"},

@@ -24,7 +24,10 @@ True
 
 from __future__ import annotations
 
+import importlib.abc
 import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 TYPE_CHECKING = False  # typing's, without importing typing: type checkers take it as True
@@ -53,7 +56,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time, _HOMES below
     )
     from .formats import Record, format_grid, parse_grid, read_puzzles
     from .generator import SYMMETRIES, Generated
-    from .hunt import Vicinity, hunt
+    from .hunting import Vicinity, hunt
     from .rules import CLASSIC, Rules
 
 __all__ = [
@@ -130,8 +133,8 @@ _HOMES = {
     "read_puzzles": ".formats",
     "SYMMETRIES": ".generator",
     "Generated": ".generator",
-    "Vicinity": ".hunt",
-    "hunt": ".hunt",
+    "Vicinity": ".hunting",
+    "hunt": ".hunting",
     "CLASSIC": ".rules",
     "Rules": ".rules",
 }
@@ -150,16 +153,58 @@ class _Package(ModuleType):
         self.__dict__[name] = value  # once: later uses are plain lookups
         return value
 
-    def __setattr__(self, name: str, value: object) -> None:
-        # Importing a submodule binds it here under its name; where a public name is the same
-        # (sudokit.hunt, the function, and sudokit.hunt the module) the public name wins, as
-        # it did when this module imported everything eagerly.
-        if isinstance(value, ModuleType) and _HOMES.get(name) == f".{name}":
-            return
-        super().__setattr__(name, value)
-
     def __dir__(self) -> list[str]:
         return sorted({*self.__dict__, *__all__})
 
 
 sys.modules[__name__].__class__ = _Package
+
+
+class _MovedModule(ModuleType):
+    """A module's former path, kept for one release: each use warns and is the new module's.
+
+    It is callable because its old name may also be a public function of the package (the
+    import system binds ``sudokit.hunt`` to it when ``sudokit.hunt`` is imported), and so
+    ``sudokit.hunt(...)`` still calls the function.
+    """
+
+    def _moved(self) -> ModuleType:
+        import warnings
+        from importlib import import_module
+
+        new = _MOVED[self.__name__]
+        warnings.warn(f"the module {self.__name__} is now {new}", DeprecationWarning, stacklevel=3)
+        return import_module(new)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._moved(), name)
+
+    def __call__(self, *args: object, **kwargs: object) -> object:
+        from importlib import import_module
+
+        function = getattr(import_module(_MOVED[self.__name__]), self.__name__.rpartition(".")[2])
+        return function(*args, **kwargs)
+
+
+#: Modules renamed, by their former path (deprecated: to go in the next release).
+_MOVED = {f"{__name__}.hunt": f"{__name__}.hunting"}
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds and loads a former module path of ``_MOVED``."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        return ModuleSpec(fullname, self) if fullname in _MOVED else None
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType:
+        return _MovedModule(spec.name)
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass
+
+
+sys.meta_path.append(_MovedFinder())

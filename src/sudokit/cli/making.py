@@ -331,7 +331,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
     from pathlib import Path
 
     from ..canon import canonical_many, ids_of_canonical
-    from ..hunt import HuntStats, Vicinity, hunt
+    from ..hunting import HuntStats, Vicinity, hunt
     from ..output import (
         csv_header,
         format_facts,
