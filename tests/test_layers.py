@@ -107,3 +107,34 @@ def test_no_module_is_over_800_lines(path: Path) -> None:
     name = path.relative_to(SRC).as_posix()
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{name} has {lines} lines, more than {MAX_LINES}: split it"
+
+
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    a = node.args
+    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+
+
+def test_the_request_is_declared_once() -> None:
+    """The generation parameters are the fields of one value (Request, whose dig is a Dig):
+    no function lists them as its own parameters again, save the one that resolves the
+    difficulty fields into the generator's acceptance (and a bank row's assembly, whose
+    columns say what a stored puzzle is, not what was asked). The typed keyword sugar (DigFields,
+    RequestFields) names exactly the value's fields, plus the deprecated spellings."""
+    from dataclasses import fields
+
+    from sudokit.difficulty import REQUEST_FIELDS, Request, RequestFields
+    from sudokit.generator import Dig, DigFields
+
+    assert set(DigFields.__annotations__) == {f.name for f in fields(Dig)}
+    declared = {f.name for f in fields(Request) if f.init}
+    assert declared == set(REQUEST_FIELDS)
+    assert set(RequestFields.__annotations__) == declared | {"rating", "with_rating"}
+    lists = []
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and len(set(_parameters(node)) & declared) >= 3
+            ):
+                lists.append(f"{path.relative_to(SRC).as_posix()}:{node.name}")
+    assert lists == ["bank/_entries.py:_assemble", "difficulty.py:difficulty"], lists

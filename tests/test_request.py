@@ -138,13 +138,13 @@ def test_a_request_is_checked_once_however_many_puzzles_it_makes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls = []
-    check = generator._check_dig
+    check = generator.Dig.check_reachable
 
-    def counted(*args: object) -> None:
-        calls.append(args)
-        check(*args)  # type: ignore[arg-type]
+    def counted(self: generator.Dig, symmetry: str) -> None:
+        calls.append(symmetry)
+        check(self, symmetry)
 
-    monkeypatch.setattr(generator, "_check_dig", counted)
+    monkeypatch.setattr(generator.Dig, "check_reachable", counted)
     r = Request.of(shape=Shape(2, 2), symmetry="none", level="easy")
     assert len(calls) == 1
     assert len(list(generate_many(20, r, seed=1))) == 20
@@ -163,12 +163,12 @@ def test_a_fill_of_a_request_made_already_does_not_check_it_again(
 
     made = check_fill(1, level="easy")  # as bank fill makes it before opening a bank
     calls = []
-    check = generator._check_dig
+    check = generator.Dig.check_reachable
 
-    def counted(*args: object) -> None:
-        calls.append(args)
-        check(*args)  # type: ignore[arg-type]
+    def counted(self: generator.Dig, symmetry: str) -> None:
+        calls.append(symmetry)
+        check(self, symmetry)
 
-    monkeypatch.setattr(generator, "_check_dig", counted)
+    monkeypatch.setattr(generator.Dig, "check_reachable", counted)
     assert check_fill(1, made) is made  # what Bank.fill does with it
     assert calls == []

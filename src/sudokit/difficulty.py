@@ -55,7 +55,6 @@ __all__ = [
     "generate_many",
     "refuse_unreachable",
     "step_names",
-    "target",
     "top_er",
     "top_level",
 ]
@@ -247,15 +246,16 @@ require=x-wing allow=- hodoku_level=- rate=yes'
         put(self, "allow", _names_of("allow", self.allow))
         if self.hodoku_level is not None:
             put(self, "hodoku_level", _hodoku_of(self.hodoku_level))
-        accept = target(
+        wanted = difficulty(
             level=self.level,
             rating=self.er,
             require=self.require or None,
             allow=self.allow,
             hodoku_level=self.hodoku_level,
-            with_rating=self.rate,
-            shape=self.shape,
         )
+        if wanted is not None:
+            refuse_unreachable(wanted, self.shape)
+        accept = RateAll() if wanted is None and self.rate else wanted
         put(self, "rate", self.rate or accept is not None)
         put(self, "accept", accept)
 
@@ -528,30 +528,6 @@ def difficulty(
     if hod is not None:
         logic = LOGIC_NONE  # HoDoKu's singles scores differ from SE's: no dig shortcut
     return Difficulty(lo, hi, req, allowed, logic, hod)
-
-
-def target(
-    *,
-    level: Level | str | None = None,
-    rating: tuple[float, float] | None = None,
-    require: Iterable[str] | None = None,
-    allow: Iterable[str] | None = None,
-    hodoku_level: str | None = None,
-    with_rating: bool = False,
-    shape: Shape | None = None,
-) -> Difficulty | RateAll | None:
-    """The generator's acceptance for these options: a :class:`Difficulty`, :class:`RateAll`
-    (only ``with_rating``), or None (no difficulty, no rating). Raises ValueError for options
-    no puzzle can meet, before any work (also on ``shape``, when given: see
-    :func:`refuse_unreachable`)."""
-    found = difficulty(
-        level=level, rating=rating, require=require, allow=allow, hodoku_level=hodoku_level
-    )
-    if found is not None and shape is not None:
-        refuse_unreachable(found, shape)
-    if found is None and with_rating:
-        return RateAll()
-    return found
 
 
 class RequestFields(generator.DigFields, total=False):

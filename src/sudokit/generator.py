@@ -54,7 +54,6 @@ __all__ = [
     "Generated",
     "PuzzleStream",
     "as_dig",
-    "check_options",
     "check_timeout",
     "generate",
     "generate_many",
@@ -279,53 +278,46 @@ class Dig:
             put(self, "minimal", self.clues is None and self.max_clues is None)
         elif not isinstance(self.minimal, bool):
             raise TypeError(f"minimal must be True, False or None, got {self.minimal!r}")
-        _check_dig(self.shape, self.symmetry, self.clues, self.max_clues)
+        if self.symmetry != "random" and self.symmetry not in SYMMETRIES:
+            raise ValueError(
+                f"unknown symmetry {self.symmetry!r}; "
+                f"choose from {', '.join([*SYMMETRIES, 'random'])}"
+            )
+        if self.clues is not None and self.max_clues is not None:
+            raise ValueError("give clues= or max_clues=, not both")
+        shape = self.shape
+        lowest = _KNOWN_MIN_CLUES.get((shape.box_rows, shape.box_cols), shape.n - 1)
+        for name in ("clues", "max_clues"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not 0 <= value <= shape.size:
+                raise ValueError(f"{name}={value} is outside 0..{shape.size} for a {shape} grid")
+            if value < lowest:
+                raise ValueError(
+                    f"{name}={value} is impossible: no {shape.n}x{shape.n} puzzle with fewer "
+                    f"than {lowest} clues has a unique solution"
+                )
+        self.check_reachable(self.symmetry)
 
-
-def check_options(
-    shape: Shape, symmetry: str, clues: int | None, max_clues: int | None, timeout: float | None
-) -> None:
-    """Raise ValueError for options no puzzle can meet, before any work starts (what making
-    a :class:`Dig` checks, and the timeout)."""
-    Dig(shape, symmetry, clues, max_clues)
-    check_timeout(timeout)
+    def check_reachable(self, symmetry: str) -> None:
+        """ValueError when the clue count cannot be made of ``symmetry``'s orbits (the
+        request's own symmetry, or the one drawn for a puzzle when it asks for ``random``)."""
+        clues = self.clues
+        if clues is None or symmetry in ("random", "none"):
+            return
+        if not (_reachable(self.shape, symmetry) >> clues) & 1:
+            raise ValueError(
+                f"clues={clues} is impossible with symmetry {symmetry!r}: its orbits (of "
+                f"sizes {sorted({len(o) for o in orbits(self.shape, symmetry)})}) cannot add "
+                f"up to {clues}"
+            )
 
 
 def check_timeout(timeout: float | None) -> None:
     """Raise ValueError unless ``timeout`` is None or a positive number of seconds."""
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be positive, got {timeout}")
-
-
-def _check_dig(shape: Shape, symmetry: str, clues: int | None, max_clues: int | None) -> None:
-    if symmetry != "random" and symmetry not in SYMMETRIES:
-        raise ValueError(
-            f"unknown symmetry {symmetry!r}; choose from {', '.join([*SYMMETRIES, 'random'])}"
-        )
-    if clues is not None and max_clues is not None:
-        raise ValueError("give clues= or max_clues=, not both")
-    lowest = _KNOWN_MIN_CLUES.get((shape.box_rows, shape.box_cols), shape.n - 1)
-    for name, value in (("clues", clues), ("max_clues", max_clues)):
-        if value is None:
-            continue
-        if not 0 <= value <= shape.size:
-            raise ValueError(f"{name}={value} is outside 0..{shape.size} for a {shape} grid")
-        if value < lowest:
-            raise ValueError(
-                f"{name}={value} is impossible: no {shape.n}x{shape.n} puzzle with fewer than "
-                f"{lowest} clues has a unique solution"
-            )
-    _check_reachable(shape, symmetry, clues)
-
-
-def _check_reachable(shape: Shape, symmetry: str, clues: int | None) -> None:
-    reachable = symmetry in ("random", "none") or (_reachable(shape, symmetry) >> (clues or 0)) & 1
-    if clues is not None and not reachable:
-        raise ValueError(
-            f"clues={clues} is impossible with symmetry {symmetry!r}: its orbits "
-            f"(of sizes {sorted({len(o) for o in orbits(shape, symmetry)})}) cannot add up "
-            f"to {clues}"
-        )
 
 
 class DigFields(TypedDict, total=False):
@@ -416,7 +408,7 @@ def generate(
     shape, clues, max_clues, minimal = dig.shape, dig.clues, dig.max_clues, dig.minimal
     sym = _choose_symmetry(dig.symmetry, seed, index)
     if sym != dig.symmetry:
-        _check_reachable(shape, sym, clues)
+        dig.check_reachable(sym)
     ids = _orbit_ids(shape, sym)
     budget = _budget(shape)
     # What the engine digs to, and what a result must meet.
