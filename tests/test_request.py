@@ -134,10 +134,9 @@ def test_rating_is_the_old_name_of_er() -> None:
         generate(er=(1.0, 2.0), rating=(1.0, 2.0))
 
 
-def test_a_request_is_checked_once_however_many_puzzles_it_makes(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls = []
+def _count_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The symmetries each Dig made from now on checks its clue count against (one a Dig)."""
+    calls: list[str] = []
     check = generator.Dig.check_reachable
 
     def counted(self: generator.Dig, symmetry: str) -> None:
@@ -145,6 +144,13 @@ def test_a_request_is_checked_once_however_many_puzzles_it_makes(
         check(self, symmetry)
 
     monkeypatch.setattr(generator.Dig, "check_reachable", counted)
+    return calls
+
+
+def test_a_request_is_checked_once_however_many_puzzles_it_makes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = _count_checks(monkeypatch)
     r = Request.of(shape=Shape(2, 2), symmetry="none", level="easy")
     assert len(calls) == 1
     assert len(list(generate_many(20, r, seed=1))) == 20
@@ -162,13 +168,6 @@ def test_a_fill_of_a_request_made_already_does_not_check_it_again(
     from sudokit.bank import check_fill
 
     made = check_fill(1, level="easy")  # as bank fill makes it before opening a bank
-    calls = []
-    check = generator.Dig.check_reachable
-
-    def counted(self: generator.Dig, symmetry: str) -> None:
-        calls.append(symmetry)
-        check(self, symmetry)
-
-    monkeypatch.setattr(generator.Dig, "check_reachable", counted)
+    calls = _count_checks(monkeypatch)
     assert check_fill(1, made) is made  # what Bank.fill does with it
     assert calls == []
