@@ -29,6 +29,7 @@ LAYERS: list[set[str]] = [
         "_candidates",
         "_grid",
         "rules",
+        "cages",
         "formats",
         "canon",
     },

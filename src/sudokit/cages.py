@@ -1,0 +1,292 @@
+"""Killer cages: sets of orthogonally connected cells with a sum, whose digits differ.
+
+A :class:`Cage` is its cells and its sum; :class:`Cages` is a layout of cages on a side-``n``
+grid, checked when made: every cage connected, no larger than ``n``, its sum one that
+different digits ``1..n`` can make in that many cells, and no cell in two cages. An error
+names the cage by its first cell (row-major) and its sum.
+
+The text form (what :meth:`Cages.parse` reads and ``str`` writes) is a cage map and the sums:
+one label per cell, row by row (``.`` for a cell in no cage), then ``/`` and the sums in the
+order the cages are first met. A cage is a connected group of cells with the same label, so
+two cages may share a label when they do not touch. The written form gives each cage a label
+of its own (A, B, ... in reading order) while there are labels enough, and beyond that the
+first label none of the cages it touches has taken:
+
+>>> layout = Cages.parse("AABB CCDB EEDF GGHF / 3,9,7,5,4,6,5,2")
+>>> len(layout), layout[0]
+(8, Cage(cells=(0, 1), total=3))
+>>> str(layout)
+'AABBCCDBEEDFGGHF/3,9,7,5,4,6,5,2'
+>>> Cages.parse("ABAB CCCC DDDD EEEE / 1,2,3,4,10,10,10") == Cages.parse(
+...     "ABCD EEEE FFFF GGGG / 1,2,3,4,10,10,10")
+True
+
+:func:`sum_sets` lists the digit sets that make a sum, the table both a solver and a person
+start from:
+
+>>> [sorted(d + 1 for d in range(9) if m >> d & 1) for m in sum_sets(9, 3, 7)]
+[[1, 2, 4]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from typing import Final, overload
+
+from ._shape import MAX_SIDE, cell_name
+from .errors import InvalidRulesError
+
+__all__ = ["Cage", "Cages", "sum_range", "sum_sets"]
+
+#: Labels of the written cage map, in the order they are tried.
+LABELS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#: The label of a cell in no cage.
+NO_CAGE: Final = "."
+
+
+@cache
+def sum_sets(n: int, k: int, total: int) -> tuple[int, ...]:
+    """The sets of ``k`` different digits ``1..n`` that add up to ``total``, as bit masks
+    (bit ``d - 1`` for digit ``d``), in increasing order of the masks."""
+    if not 1 <= n <= MAX_SIDE or not 0 <= k <= n:
+        return ()
+    found = [
+        sum(1 << (d - 1) for d in digits)
+        for digits in combinations(range(1, n + 1), k)
+        if sum(digits) == total
+    ]
+    return tuple(sorted(found))
+
+
+def sum_range(n: int, k: int) -> tuple[int, int]:
+    """The least and the greatest sum of ``k`` different digits ``1..n``."""
+    return k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Cage:
+    """Cells (cell indexes, row-major, ascending) whose different digits add up to ``total``."""
+
+    cells: tuple[int, ...]
+    total: int
+
+    def name(self, n: int) -> str:
+        """How errors and explanations name the cage: its sum and its first cell."""
+        return f"cage {self.total} at {cell_name(self.cells[0], n)}"
+
+
+def _touching(cell: int, n: int) -> Iterator[int]:
+    r, c = divmod(cell, n)
+    if r:
+        yield cell - n
+    if c:
+        yield cell - 1
+    if c + 1 < n:
+        yield cell + 1
+    if r + 1 < n:
+        yield cell + n
+
+
+def _check_cage(cage: Cage, n: int) -> None:
+    where = cage.name(n) if cage.cells and 0 <= cage.cells[0] < n * n else f"cage {cage.total}"
+    if not cage.cells:
+        raise InvalidRulesError(f"{where} has no cells")
+    for cell in cage.cells:
+        if not 0 <= cell < n * n:
+            raise InvalidRulesError(f"{where}: cell {cell} is outside the {n}x{n} grid")
+    if len(set(cage.cells)) != len(cage.cells):
+        raise InvalidRulesError(f"{where} names a cell twice")
+    k = len(cage.cells)
+    if k > n:
+        raise InvalidRulesError(f"{where} has {k} cells; a cage holds at most {n}")
+    seen = {cage.cells[0]}
+    todo = [cage.cells[0]]
+    inside = set(cage.cells)
+    while todo:
+        for other in _touching(todo.pop(), n):
+            if other in inside and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    if len(seen) != k:
+        apart = min(inside - seen)
+        raise InvalidRulesError(
+            f"{where} is not connected: {cell_name(cage.cells[0], n)} and "
+            f"{cell_name(apart, n)} are not joined by side-touching cells of the cage"
+        )
+    if not sum_sets(n, k, cage.total):
+        lo, hi = sum_range(n, k)
+        raise InvalidRulesError(
+            f"{where}: no {k} different digits 1-{n} add up to {cage.total} "
+            f"({k} cells make {lo}..{hi})"
+        )
+
+
+class Cages(Sequence[Cage]):
+    """A cage layout on a side-``n`` grid, checked when made (see the module's docstring);
+    ``cover=True`` also asks every cell to be in a cage. Cages are kept in the order of their
+    first cells, so equal layouts compare equal whatever order they were given in."""
+
+    __slots__ = ("_cages", "_of", "n")
+
+    n: int
+    _cages: tuple[Cage, ...]
+    _of: tuple[int, ...]
+
+    def __init__(self, n: int, cages: Iterable[Cage], *, cover: bool = False) -> None:
+        if not 1 <= n <= MAX_SIDE:
+            raise InvalidRulesError(f"cages on a side-{n} grid: the side must be 1..{MAX_SIDE}")
+        made = []
+        for cage in cages:
+            cage = Cage(tuple(sorted(cage.cells)), cage.total)
+            _check_cage(cage, n)
+            made.append(cage)
+        made.sort(key=lambda cage: cage.cells[0])
+        of = [-1] * (n * n)
+        for i, cage in enumerate(made):
+            for cell in cage.cells:
+                if of[cell] >= 0:
+                    raise InvalidRulesError(
+                        f"{made[of[cell]].name(n)} and {cage.name(n)} overlap at "
+                        f"{cell_name(cell, n)}"
+                    )
+                of[cell] = i
+        if cover and -1 in of:
+            raise InvalidRulesError(
+                f"cell {cell_name(of.index(-1), n)} is in no cage (every cell needs one)"
+            )
+        self.n, self._cages, self._of = n, tuple(made), tuple(of)
+
+    @classmethod
+    def parse(cls, text: str, *, cover: bool = False) -> Cages:
+        """Read the text form: a cage map (whitespace ignored), ``/``, the sums (comma- or
+        space-separated) in the order the cages are first met."""
+        layout, slash, sums_text = text.partition("/")
+        if not slash:
+            raise InvalidRulesError(
+                f"cages {_shorten(text)!r}: no '/' between the cage map and the sums"
+            )
+        labels = [ch for ch in layout if not ch.isspace()]
+        size = len(labels)
+        n = _side(size, text)
+        groups = _components(labels, n)
+        try:
+            sums = [int(s) for s in sums_text.replace(",", " ").split()]
+        except ValueError:
+            raise InvalidRulesError(
+                f"cages {_shorten(text)!r}: the sums {sums_text.strip()!r} are not whole numbers"
+            ) from None
+        if len(sums) != len(groups):
+            raise InvalidRulesError(
+                f"cages {_shorten(text)!r}: {len(groups)} cages in the map but {len(sums)} sums"
+            )
+        return cls(n, (Cage(cells, s) for cells, s in zip(groups, sums, strict=True)), cover=cover)
+
+    def __str__(self) -> str:
+        n = self.n
+        labels = [NO_CAGE] * (n * n)
+        own = len(self._cages) <= len(LABELS)
+        for i, cage in enumerate(self._cages):  # in order of first cells: reading order
+            if own:
+                for cell in cage.cells:
+                    labels[cell] = LABELS[i]
+                continue
+            taken = {
+                labels[other]
+                for cell in cage.cells
+                for other in _touching(cell, n)
+                if self._of[other] not in (-1, i)
+            }
+            label = next(ch for ch in LABELS if ch not in taken)
+            for cell in cage.cells:
+                labels[cell] = label
+        return "".join(labels) + "/" + ",".join(str(cage.total) for cage in self._cages)
+
+    def __repr__(self) -> str:
+        return f"Cages.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self._cages)
+
+    @overload
+    def __getitem__(self, i: int) -> Cage: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Cage]: ...
+    def __getitem__(self, i: int | slice) -> Cage | Sequence[Cage]:
+        return self._cages[i]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Cages):
+            return NotImplemented
+        return self.n == other.n and self._cages == other._cages
+
+    def __hash__(self) -> int:
+        return hash((self.n, self._cages))
+
+    def cage_of(self, cell: int) -> Cage | None:
+        """The cage ``cell`` is in, or None."""
+        i = self._of[cell]
+        return self._cages[i] if i >= 0 else None
+
+    def check_givens(self, cells: Sequence[int]) -> None:
+        """InvalidRulesError, naming the cage, when the given digits (``cells``: one per cell,
+        0 for none) cannot stand in it: a digit twice, or no digit set of its sum holds them."""
+        n = self.n
+        for cage in self._cages:
+            given = [(cell, cells[cell]) for cell in cage.cells if cells[cell]]
+            if not given:
+                continue
+            mask = 0
+            for cell, digit in given:
+                bit = 1 << (digit - 1)
+                if mask & bit:
+                    first = next(c for c, d in given if d == digit)
+                    raise InvalidRulesError(
+                        f"{cage.name(n)} holds {digit} twice, at {cell_name(first, n)} and "
+                        f"{cell_name(cell, n)}"
+                    )
+                mask |= bit
+            if not any(s & mask == mask for s in sum_sets(n, len(cage.cells), cage.total)):
+                shown = ", ".join(f"{d} at {cell_name(c, n)}" for c, d in given)
+                raise InvalidRulesError(
+                    f"{cage.name(n)}: no {len(cage.cells)} different digits adding up to "
+                    f"{cage.total} include {shown}"
+                )
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _side(size: int, text: str) -> int:
+    n = 1
+    while n * n < size:
+        n += 1
+    if size == 0 or n * n != size or n > MAX_SIDE:
+        raise InvalidRulesError(
+            f"cages {_shorten(text)!r}: {size} labels is not a square grid of side "
+            f"1..{MAX_SIDE} (give one label per cell, row by row)"
+        )
+    return n
+
+
+def _components(labels: Sequence[str], n: int) -> list[tuple[int, ...]]:
+    """The cages of a cage map: connected groups of equal labels (not ``.``), in the order
+    their first cells are met."""
+    seen = [False] * len(labels)
+    groups = []
+    for start, label in enumerate(labels):
+        if seen[start] or label == NO_CAGE:
+            continue
+        seen[start] = True
+        group, todo = [start], [start]
+        while todo:
+            for other in _touching(todo.pop(), n):
+                if not seen[other] and labels[other] == label:
+                    seen[other] = True
+                    group.append(other)
+                    todo.append(other)
+        groups.append(tuple(sorted(group)))
+    return groups
