@@ -6,6 +6,7 @@ sets), so that it checks that code rather than repeats it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -105,3 +106,29 @@ def count(
 
     go()
     return total, (found[0] if found else None)
+
+
+def random_layout(solution: bytes, n: int, rng: random.Random, most: int) -> list[list[int]]:
+    """Cells cut into connected cages of 1..most cells, each grown from a free cell into
+    cells whose digits (in ``solution``) it does not hold yet."""
+    free = set(range(n * n))
+    cages = []
+    while free:
+        start = min(free) if rng.random() < 0.5 else rng.choice(sorted(free))
+        cage = [start]
+        free.discard(start)
+        want = rng.randint(1, most)
+        while len(cage) < want:
+            edge = sorted(
+                o
+                for c in cage
+                for o in (c - n, c + n, c - 1 if c % n else -1, c + 1 if (c + 1) % n else -1)
+                if o in free and solution[o] not in {solution[x] for x in cage}
+            )
+            if not edge:
+                break
+            pick = rng.choice(edge)
+            cage.append(pick)
+            free.discard(pick)
+        cages.append(cage)
+    return cages

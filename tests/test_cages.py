@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from killer_oracle import count
+from killer_oracle import count, random_layout
 from sudokit import Shape, random_grid
 from sudokit.cages import Cage, Cages, sum_range, sum_sets
 from sudokit.errors import InvalidRulesError
@@ -30,32 +30,6 @@ def test_the_sum_table_is_every_set_of_different_digits(n: int) -> None:
         assert sum_sets(n, k, lo) and sum_sets(n, k, hi)
 
 
-def _random_layout(solution: bytes, n: int, rng: random.Random, most: int) -> list[list[int]]:
-    """Cells cut into connected cages of 1..most cells, each grown from a free cell into
-    cells whose digits (in ``solution``) it does not hold yet."""
-    free = set(range(n * n))
-    cages = []
-    while free:
-        start = min(free) if rng.random() < 0.5 else rng.choice(sorted(free))
-        cage = [start]
-        free.discard(start)
-        want = rng.randint(1, most)
-        while len(cage) < want:
-            edge = sorted(
-                o
-                for c in cage
-                for o in (c - n, c + n, c - 1 if c % n else -1, c + 1 if (c + 1) % n else -1)
-                if o in free and solution[o] not in {solution[x] for x in cage}
-            )
-            if not edge:
-                break
-            pick = rng.choice(edge)
-            cage.append(pick)
-            free.discard(pick)
-        cages.append(cage)
-    return cages
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4)]), st.integers(0, 2**32), st.integers(1, 5))
 def test_a_layout_reads_back_from_its_text_and_holds_its_solution(
@@ -66,7 +40,7 @@ def test_a_layout_reads_back_from_its_text_and_holds_its_solution(
     solution = random_grid(shape, seed=seed).cells
     rng = random.Random(seed)
     cages = [
-        Cage(tuple(c), sum(solution[x] for x in c)) for c in _random_layout(solution, n, rng, most)
+        Cage(tuple(c), sum(solution[x] for x in c)) for c in random_layout(solution, n, rng, most)
     ]
     rng.shuffle(cages)
     layout = Cages(n, cages, cover=True)
@@ -89,7 +63,7 @@ def test_the_oracle_finds_the_grid_a_layout_came_from() -> None:
     for seed in range(6):
         shape = Shape(2, 2) if seed % 2 else Shape(2, 3)
         solution = random_grid(shape, seed=seed).cells
-        layout = _random_layout(solution, shape.n, random.Random(seed), 3)
+        layout = random_layout(solution, shape.n, random.Random(seed), 3)
         cages = [(c, sum(solution[x] for x in c)) for c in layout]
         found, first = count(shape.box_rows, shape.box_cols, cages, limit=50)
         assert found >= 1 and first is not None

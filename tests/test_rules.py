@@ -38,7 +38,7 @@ def test_classic_is_default() -> None:
 
 
 def test_catalogue_names_every_rule() -> None:
-    assert set(RULES) == {"classic", "jigsaw", *EXTRAS}
+    assert set(RULES) == {"classic", "jigsaw", "killer", *EXTRAS}
     assert all(RULES[name] for name in RULES)
 
 

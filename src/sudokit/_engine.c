@@ -318,6 +318,14 @@ typedef struct Geo {
     int *units;      /* nunits houses of n cells: rows, columns, boxes, then any extra houses */
     int *peers;      /* N * npeers (a cell with fewer repeats one: eliminating twice is harmless) */
     int *adj;        /* non-consecutive rules: N * 4 orthogonal neighbours (padded likewise); else NULL */
+    /* Killer cages (ncages 0 without them): cage i is cage_cells[cage_start[i] ..
+     * cage_start[i + 1]) with sum cage_sum[i]; sum_sets[sum_start[k * (maxsum + 2) + s] ..
+     * sum_start[k * (maxsum + 2) + s + 1]) are the digit masks of k different digits that
+     * add up to s. */
+    int ncages, maxsum;
+    int *cage_start, *cage_cells, *cage_sum;
+    int *sum_start;
+    uint32_t *sum_sets;
     struct Geo *next;
 } Geo;
 
@@ -380,7 +388,108 @@ static void geo_free(Geo *g)
     free(g->units);
     free(g->peers);
     free(g->adj);
+    free(g->cage_start);
+    free(g->cage_cells);
+    free(g->cage_sum);
+    free(g->sum_start);
+    free(g->sum_sets);
     free(g);
+}
+
+/* Killer cages are propagated on sides up to this: their digit-set tables hold every subset
+ * of the digits (2^n masks). */
+#define CAGE_MAX_SIDE 16
+
+/* The digit sets of each size and sum (Geo.sum_sets), for side n.  0, or -1 out of memory. */
+static int cage_tables(Geo *g)
+{
+    int n = g->n, maxsum = n * (n + 1) / 2, width = maxsum + 2;
+    uint32_t all = (uint32_t)1 << n;
+    g->maxsum = maxsum;
+    g->sum_start = calloc((size_t)(n + 1) * (size_t)width + 1, sizeof(int));
+    g->sum_sets = malloc(sizeof(uint32_t) * all);
+    if (!g->sum_start || !g->sum_sets)
+        return -1;
+    /* count each (size, sum), then place the masks in order of size, sum and mask */
+    for (uint32_t m = 0; m < all; m++) {
+        int k = popcount32(m), sum = 0;
+        for (uint32_t b = m; b; b &= b - 1)
+            sum += ctz32(b) + 1;
+        g->sum_start[k * width + sum + 1]++;
+    }
+    for (int i = 1; i <= (n + 1) * width; i++)
+        g->sum_start[i] += g->sum_start[i - 1];
+    int *fill = malloc(sizeof(int) * (size_t)(n + 1) * (size_t)width);
+    if (!fill)
+        return -1;
+    memcpy(fill, g->sum_start, sizeof(int) * (size_t)(n + 1) * (size_t)width);
+    for (uint32_t m = 0; m < all; m++) {
+        int k = popcount32(m), sum = 0;
+        for (uint32_t b = m; b; b &= b - 1)
+            sum += ctz32(b) + 1;
+        g->sum_sets[fill[k * width + sum]++] = m;
+    }
+    free(fill);
+    return 0;
+}
+
+/* Read the cages part of a rules blob (from p to end): [count, then each cage's size, sum and
+ * cells], each checked (a cell in range and in one cage at most, a size 1..n, a sum some
+ * digit set can make), into g, with the digit-set tables.  0, or -1 with an exception set. */
+static int geo_read_cages(Geo *g, const uint8_t *p, const uint8_t *end, int n, int N)
+{
+    Py_ssize_t left = (end - p) / 4, at = 0;
+    int32_t v;
+    g->n = n;
+#define NEXT_INT() (at < left ? (memcpy(&v, p + 4 * at, 4), at++, 1) : 0)
+    if (!NEXT_INT() || v < 1 || v > N) {
+        PyErr_SetString(PyExc_ValueError, "geometry: a killer cage count out of range");
+        return -1;
+    }
+    int ncages = v;
+    g->cage_start = malloc(sizeof(int) * ((size_t)ncages + 1));
+    g->cage_cells = malloc(sizeof(int) * (size_t)N);
+    g->cage_sum = malloc(sizeof(int) * (size_t)ncages);
+    uint8_t *seen = calloc((size_t)N, 1);
+    if (!g->cage_start || !g->cage_cells || !g->cage_sum || !seen || cage_tables(g) < 0) {
+        free(seen);
+        PyErr_NoMemory();
+        return -1;
+    }
+    int k = 0;
+    for (int i = 0; i < ncages; i++) {
+        g->cage_start[i] = k;
+        int size, sum;
+        if (!NEXT_INT() || v < 1 || v > n || k + v > N)
+            goto bad;
+        size = v;
+        if (!NEXT_INT() || v < 1 || v > g->maxsum)
+            goto bad;
+        sum = v;
+        int width = g->maxsum + 2;
+        if (g->sum_start[size * width + sum] == g->sum_start[size * width + sum + 1])
+            goto bad;
+        g->cage_sum[i] = sum;
+        for (int j = 0; j < size; j++) {
+            if (!NEXT_INT() || v < 0 || v >= N || seen[v])
+                goto bad;
+            seen[v] = 1;
+            g->cage_cells[k++] = v;
+        }
+    }
+    g->cage_start[ncages] = k;
+    g->ncages = ncages;
+    free(seen);
+    if (at != left) {
+        PyErr_SetString(PyExc_ValueError, "geometry: bytes after the killer cages");
+        return -1;
+    }
+    return 0;
+bad:
+    free(seen);
+    PyErr_SetString(PyExc_ValueError, "geometry: a killer cage that is out of range or overlaps another");
+    return -1;
+#undef NEXT_INT
 }
 
 /* The geometry of rules on shape br x bc, from the blob sudokit.rules.Geometry.blob writes:
@@ -398,12 +507,18 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
     }
     int32_t head[4];
     memcpy(head, blob, sizeof(head));
-    int nunits = head[0], stride = head[1], nc = head[2], boxes = head[3];
-    if (nunits < 3 * n || nunits > 64 * n || stride < 1 || stride >= N || (nc != 0 && nc != 1) ||
-        (boxes != 0 && boxes != 1) ||
-        count != 4 + (Py_ssize_t)nunits * n + (Py_ssize_t)N * stride + (nc ? (Py_ssize_t)N * 4 : 0)) {
-        PyErr_Format(PyExc_ValueError, "geometry: a header (%d houses, %d peers, nc %d, boxes %d) that "
-                     "does not fit %zd bytes on side %d", nunits, stride, nc, boxes, len, n);
+    int nunits = head[0], stride = head[1], flags = head[2], boxes = head[3];
+    int nc = flags & 1, killer = (flags >> 1) & 1;
+    Py_ssize_t fixed = 4 + (Py_ssize_t)nunits * n + (Py_ssize_t)N * stride + (nc ? (Py_ssize_t)N * 4 : 0);
+    if (nunits < 3 * n || nunits > 64 * n || stride < 1 || stride >= N || flags < 0 || flags > 3 ||
+        (boxes != 0 && boxes != 1) || (killer ? count <= fixed : count != fixed)) {
+        PyErr_Format(PyExc_ValueError, "geometry: a header (%d houses, %d peers, flags %d, boxes %d) "
+                     "that does not fit %zd bytes on side %d", nunits, stride, flags, boxes, len, n);
+        return NULL;
+    }
+    if (killer && n > CAGE_MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "geometry: killer cages on side %d (the engine takes them up to "
+                     "side %d)", n, CAGE_MAX_SIDE);
         return NULL;
     }
     Geo *g = calloc(1, sizeof(Geo));
@@ -430,6 +545,10 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
             }
             targets[part][i] = v;
         }
+    if (killer && geo_read_cages(g, p, blob + len, n, N) < 0) {
+        geo_free(g);
+        return NULL;
+    }
     g->br = br;
     g->bc = bc;
     g->n = n;
@@ -575,6 +694,88 @@ static int box_line(Work *w, uint64_t *cand, const uint8_t *placed, int *qn)
     return found;
 }
 
+/* Killer cages: each cage's cells keep only the digits of the digit sets that can still make
+ * its sum (sets of the unplaced cells' size and the rest of the sum, without the placed
+ * digits, within the cells' candidates, and meeting every unplaced cell); a digit every such
+ * set holds, with one place left in the cage, is placed there.  Return -1 on a contradiction,
+ * else 1 when something changed, 0 when nothing did. */
+static int cage_step(Work *w, uint64_t *cand, uint8_t *placed, int *qn)
+{
+    const Geo *g = w->g;
+    int width = g->maxsum + 2, changed = 0;
+    for (int i = 0; i < g->ncages; i++) {
+        const int *cells = g->cage_cells + g->cage_start[i];
+        int size = g->cage_start[i + 1] - g->cage_start[i];
+        int rest = g->cage_sum[i], open = 0;
+        uint64_t used = 0, avail = 0;
+        int free_cells[CAGE_MAX_SIDE];
+        for (int j = 0; j < size; j++) {
+            int c = cells[j];
+            if (placed[c]) {
+                used |= cand[c];
+                rest -= ctz64(cand[c]) + 1;
+            } else {
+                free_cells[open++] = c;
+                avail |= cand[c];
+            }
+        }
+        if (!open) {
+            if (rest)
+                return -1;
+            continue;
+        }
+        if (rest < 1 || rest > g->maxsum)
+            return -1;
+        avail &= ~used;
+        uint64_t any = 0, every = ~UINT64_C(0);
+        const uint32_t *set = g->sum_sets + g->sum_start[open * width + rest];
+        const uint32_t *stop = g->sum_sets + g->sum_start[open * width + rest + 1];
+        for (; set < stop; set++) {
+            uint64_t m = *set;
+            if (m & ~avail)
+                continue;
+            int fits = 1;
+            for (int j = 0; j < open && fits; j++)
+                fits = (cand[free_cells[j]] & m) != 0;
+            if (!fits)
+                continue;
+            any |= m;
+            every &= m;
+        }
+        if (!any)
+            return -1;
+        for (int j = 0; j < open; j++) {
+            int c = free_cells[j];
+            uint64_t m = cand[c] & any;
+            if (m == cand[c])
+                continue;
+            if (!m)
+                return -1;
+            cand[c] = m;
+            changed = 1;
+            if (!(m & (m - 1)))
+                w->queue[(*qn)++] = c;
+        }
+        for (uint64_t need = every & any; need; need &= need - 1) {
+            uint64_t bit = need & (~need + 1);
+            int only = -1, places = 0;
+            for (int j = 0; j < open; j++)
+                if (cand[free_cells[j]] & bit) {
+                    only = free_cells[j];
+                    places++;
+                }
+            if (!places)
+                return -1;
+            if (places == 1 && cand[only] != bit) {
+                cand[only] = bit;
+                w->queue[(*qn)++] = only;
+                changed = 1;
+            }
+        }
+    }
+    return changed;
+}
+
 /* Propagate the state at `level` to a fixpoint.  `qn` cells are already queued.  Return 0 on
  * a contradiction, else 1 + the number of placed cells (N + 1 when solved; 1 for a state with
  * nothing placed, such as the empty grid). */
@@ -639,7 +840,7 @@ static int propagate(Work *w, int level, int qn)
         for (int c = 0; c < N; c++)
             solved += placed[c];
         if (solved == N)
-            return N + 1;
+            return g->ncages && cage_step(w, cand, placed, &qn) < 0 ? 0 : N + 1;
         /* Non-consecutive, unplaced cells: a neighbour cannot hold d when every candidate of
          * the cell is d - 1, d or d + 1 (d itself is out too: neighbours share a row or a
          * column).  That takes candidates spanning at most three digits, lo..hi, and rules
@@ -664,6 +865,13 @@ static int propagate(Work *w, int level, int qn)
             }
         if (nc_found)
             continue;
+        if (g->ncages) {
+            int r = cage_step(w, cand, placed, &qn);
+            if (r < 0)
+                return 0;
+            if (r)
+                continue;
+        }
         /* Nothing simpler left: box/line interactions (where the boxes are houses). */
         int r = g->boxes ? box_line(w, cand, placed, &qn) : 0;
         if (r < 0)

@@ -81,6 +81,8 @@ def rules_conflicts(shape: Shape, rules: Rules, cells: bytes) -> list[str]:
                     f"conflicting clues: consecutive digits {v} at {cell_name(c, n)} and "
                     f"{cells[q]} at {cell_name(q, n)} (nc)"
                 )
+    if rules.cages is not None:
+        out += [f"conflicting clues: {why}" for why in rules.cages.given_conflicts(cells)]
     return out
 
 

@@ -231,29 +231,41 @@ class Cages(Sequence[Cage]):
         return self._cages[i] if i >= 0 else None
 
     def check_givens(self, cells: Sequence[int]) -> None:
-        """InvalidRulesError, naming the cage, when the given digits (``cells``: one per cell,
-        0 for none) cannot stand in it: a digit twice, or no digit set of its sum holds them."""
+        """InvalidRulesError naming the first cage the given digits (``cells``: one per cell,
+        0 for none) cannot stand in (see :meth:`given_conflicts`)."""
+        found = self.given_conflicts(cells)
+        if found:
+            raise InvalidRulesError(found[0])
+
+    def given_conflicts(self, cells: Sequence[int]) -> list[str]:
+        """Every cage the given digits cannot stand in, one sentence each naming the cage: a
+        digit twice, or no digit set of its sum holds them."""
         n = self.n
+        out = []
         for cage in self._cages:
             given = [(cell, cells[cell]) for cell in cage.cells if cells[cell]]
             if not given:
                 continue
             mask = 0
+            twice = None
             for cell, digit in given:
                 bit = 1 << (digit - 1)
-                if mask & bit:
+                if mask & bit and twice is None:
                     first = next(c for c, d in given if d == digit)
-                    raise InvalidRulesError(
+                    twice = (
                         f"{cage.name(n)} holds {digit} twice, at {cell_name(first, n)} and "
                         f"{cell_name(cell, n)}"
                     )
                 mask |= bit
-            if not any(s & mask == mask for s in sum_sets(n, len(cage.cells), cage.total)):
+            if twice is not None:
+                out.append(twice)
+            elif not any(s & mask == mask for s in sum_sets(n, len(cage.cells), cage.total)):
                 shown = ", ".join(f"{d} at {cell_name(c, n)}" for c, d in given)
-                raise InvalidRulesError(
+                out.append(
                     f"{cage.name(n)}: no {len(cage.cells)} different digits adding up to "
                     f"{cage.total} include {shown}"
                 )
+        return out
 
 
 def _shorten(text: str, limit: int = 60) -> str:

@@ -32,6 +32,7 @@ from functools import cached_property, lru_cache
 from typing import Final
 
 from ._shape import MAX_SIDE, Shape, cell_name
+from .cages import Cages
 from .errors import InvalidRulesError
 
 __all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry"]
@@ -46,6 +47,8 @@ RULES: Final[dict[str, str]] = {
     "antiking": "cells that touch diagonally hold different digits",
     "nc": "non-consecutive: orthogonally adjacent cells never hold consecutive digits",
     "jigsaw": "jigsaw:<region map>: n irregular regions of n connected cells replace the boxes",
+    "killer": "killer:<cage map>/<sums>: cages of connected cells whose different digits add "
+    "up to their sums",
 }
 
 #: Other names accepted for a rule.
@@ -60,6 +63,10 @@ _LABELS: Final = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 _KNIGHT: Final = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 _KING_DIAGONAL: Final = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _ORTHOGONAL: Final = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+#: The largest side killer cages are taken on (the exact engine's digit-set tables hold every
+#: subset of the digits; _engine.c's CAGE_MAX_SIDE).
+CAGE_MAX_SIDE: Final = 16
 
 
 def _shorten(text: str, limit: int = 60) -> str:
@@ -128,12 +135,14 @@ class Rules:
     (Rules('classic'), True)
     """
 
-    __slots__ = ("_hash", "extras", "regions")
+    __slots__ = ("_hash", "cages", "extras", "regions")
 
-    #: The extras in canonical order (names from :data:`RULES`, never ``jigsaw``).
+    #: The extras in canonical order (names from :data:`RULES`, never ``jigsaw``/``killer``).
     extras: tuple[str, ...]
     #: A jigsaw's region of each cell (0..n-1, numbered by first appearance), or None: boxes.
     regions: tuple[int, ...] | None
+    #: Killer cages (:class:`~sudokit.cages.Cages`), or None.
+    cages: Cages | None
     _hash: int
 
     def __init__(self, text: str = "classic") -> None:
@@ -141,6 +150,7 @@ class Rules:
             raise InvalidRulesError(f"rules must be text such as 'x+windoku', got {text!r}")
         extras: set[str] = set()
         regions: tuple[int, ...] | None = None
+        cages: Cages | None = None
         parts = [p.strip() for p in text.split("+")]
         if parts == [""]:
             parts = ["classic"]
@@ -156,6 +166,16 @@ class Rules:
                 if regions is not None:
                     raise InvalidRulesError(f"rules {_shorten(text)!r}: two jigsaw region maps")
                 regions = _read_regions(rest)
+                continue
+            if name == "killer":
+                if not colon or not rest.strip():
+                    raise InvalidRulesError(
+                        f"rules {_shorten(text)!r}: killer needs its cages, as "
+                        "killer:<cage map>/<sums>"
+                    )
+                if cages is not None:
+                    raise InvalidRulesError(f"rules {_shorten(text)!r}: two killer cage maps")
+                cages = Cages.parse(rest)
                 continue
             if colon:
                 raise InvalidRulesError(
@@ -176,12 +196,20 @@ class Rules:
             if name in extras:
                 raise InvalidRulesError(f"rules {_shorten(text)!r}: rule {name!r} given twice")
             extras.add(name)
-        self._set(tuple(e for e in _EXTRAS if e in extras), regions)
+        if regions is not None and cages is not None and len(regions) != cages.n * cages.n:
+            raise InvalidRulesError(
+                f"rules {_shorten(text)!r}: the jigsaw map and the cages are for grids of "
+                "different sides"
+            )
+        self._set(tuple(e for e in _EXTRAS if e in extras), regions, cages)
 
-    def _set(self, extras: tuple[str, ...], regions: tuple[int, ...] | None) -> None:
+    def _set(
+        self, extras: tuple[str, ...], regions: tuple[int, ...] | None, cages: Cages | None
+    ) -> None:
         object.__setattr__(self, "extras", extras)
         object.__setattr__(self, "regions", regions)
-        object.__setattr__(self, "_hash", hash((extras, regions)))
+        object.__setattr__(self, "cages", cages)
+        object.__setattr__(self, "_hash", hash((extras, regions, cages)))
 
     @classmethod
     def parse(cls, text: str) -> Rules:
@@ -206,16 +234,21 @@ class Rules:
 
     @property
     def is_classic(self) -> bool:
-        """No extras and no jigsaw: rows, columns and boxes only."""
-        return not self.extras and self.regions is None
+        """No extras, no jigsaw, no cages: rows, columns and boxes only."""
+        return not self.extras and self.regions is None and self.cages is None
 
     @property
     def side(self) -> int | None:
-        """The grid side a jigsaw's map fixes, or None (the rules fit any side they fit)."""
-        return None if self.regions is None else math.isqrt(len(self.regions))
+        """The grid side a jigsaw's map or the cages fix, or None (the rules fit any side
+        they fit)."""
+        if self.regions is not None:
+            return math.isqrt(len(self.regions))
+        return None if self.cages is None else self.cages.n
 
     def __str__(self) -> str:
         parts = list(self.extras)
+        if self.cages is not None:
+            parts.insert(0, f"killer:{self.cages}")
         if self.regions is not None:
             parts.insert(0, "jigsaw:" + "".join(_LABELS[k] for k in self.regions))
         return "+".join(parts) or "classic"
@@ -226,7 +259,11 @@ class Rules:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
             return NotImplemented
-        return self.extras == other.extras and self.regions == other.regions
+        return (self.extras, self.regions, self.cages) == (
+            other.extras,
+            other.regions,
+            other.cages,
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -266,7 +303,12 @@ class Geometry:
         where = f"rules {_shorten(str(rules))!r} on shape {shape}"
         if rules.side is not None and rules.side != n:
             raise InvalidRulesError(
-                f"{where}: the jigsaw map is for side {rules.side}, the grid's side is {n}"
+                f"{where}: the {'jigsaw map' if rules.regions else 'cages'} are for side "
+                f"{rules.side}, the grid's side is {n}"
+            )
+        if rules.cages is not None and n > CAGE_MAX_SIDE:
+            raise InvalidRulesError(
+                f"{where}: killer cages are taken on sides up to {CAGE_MAX_SIDE}"
             )
         houses = list(shape.rows) + list(shape.cols)
         names = [f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
@@ -371,13 +413,30 @@ class Geometry:
         return self._steps(steps)
 
     @cached_property
+    def cage_mates(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the other cells of its killer cage (nothing without cages)."""
+        cages = self.rules.cages
+        if cages is None:
+            return ((),) * self.size
+        found: list[tuple[int, ...]] = []
+        for c in range(self.size):
+            cage = cages.cage_of(c)
+            found.append(() if cage is None else tuple(x for x in cage.cells if x != c))
+        return tuple(found)
+
+    @cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the cells it must differ from, sorted."""
-        houses, neighbours = self.houses, self.neighbours
+        houses, neighbours, mates = self.houses, self.neighbours, self.cage_mates
         return tuple(
             tuple(
                 sorted(
-                    ({p for h in self.houses_of[c] for p in houses[h]} | set(neighbours[c])) - {c}
+                    (
+                        {p for h in self.houses_of[c] for p in houses[h]}
+                        | set(neighbours[c])
+                        | set(mates[c])
+                    )
+                    - {c}
                 )
             )
             for c in range(self.size)
@@ -394,21 +453,27 @@ class Geometry:
 
     @cached_property
     def blob(self) -> bytes:
-        """The geometry as the exact engine reads it: 32-bit ints ``[houses, stride, nc,
+        """The geometry as the exact engine reads it: 32-bit ints ``[houses, stride, flags,
         boxes]``, then each house's n cells, then each cell's peers padded to ``stride`` by
-        repeating its first (eliminating twice is harmless), then, with nc, each cell's four
-        orthogonal neighbours padded likewise. ``boxes`` is 1 when the boxes are houses, so
-        the engine's box/line step applies."""
+        repeating its first (eliminating twice is harmless), then, with nc (flag 1), each
+        cell's four orthogonal neighbours padded likewise, then, with cages (flag 2), their
+        count and each cage as its size, its sum and its cells. ``boxes`` is 1 when the
+        boxes are houses, so the engine's box/line step applies."""
         stride = max(len(p) for p in self.peers)
-        ints = [len(self.houses), stride, int("nc" in self.rules.extras)]
-        ints.append(int(self.rules.regions is None))
+        cages = self.rules.cages
+        flags = int("nc" in self.rules.extras) | (2 if cages is not None else 0)
+        ints = [len(self.houses), stride, flags, int(self.rules.regions is None)]
         for house in self.houses:
             ints += house
         for p in self.peers:
             ints += p + (p[0],) * (stride - len(p))
-        if ints[2]:
+        if flags & 1:
             for a in self.related:
                 ints += a + (a[0],) * (4 - len(a))
+        if cages is not None:
+            ints.append(len(cages))
+            for cage in cages:
+                ints += (len(cage.cells), cage.total, *cage.cells)
         return b"".join(i.to_bytes(4, "little") for i in ints)
 
 
