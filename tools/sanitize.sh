@@ -52,4 +52,5 @@ workers="$workers or test_killed_run_resumes_without_loss_or_duplicates"
 python -m pytest -q -p no:cacheprovider --capture=sys -o addopts="--strict-markers" -m "not slow" \
     -k "not ($workers)" \
     tests/test_c_boundary.py tests/test_c_faults.py tests/test_engine.py tests/logic/test_chains.py \
-    tests/test_generator.py tests/test_canon.py tests/logic/test_native.py "$@"
+    tests/test_generator.py tests/test_canon.py tests/logic/test_native.py tests/test_rules_engine.py \
+    tests/test_killer_engine.py "$@"
