@@ -22,7 +22,6 @@ from sudokit import (
     canonical_id,
     count_many,
     count_solutions,
-    format_grid,
     is_unique,
     random_grid,
     solve,
@@ -175,8 +174,6 @@ def test_layers_without_rules_refuse_them() -> None:
         "canonical forms ": lambda: canonical_id(puzzle),
         "drawing": lambda: svg(puzzle),
         "the PDF book": lambda: book([(puzzle, None)], io.BytesIO()),
-        "the JSON form": lambda: format_grid(puzzle, "json"),
-        "the pretty text form": lambda: puzzle.to_pretty(),
         "the generator": lambda: minimise(puzzle, solution, seed=1),
         "the generator ": lambda: is_minimal(puzzle, solution),
     }

@@ -16,9 +16,12 @@ Formats (the names ``line``, ``pretty`` and ``json`` are what :func:`format_grid
 
 - **line**: the ``n*n`` symbols on one line, row-major: 81 characters for 9x9.
 - **pretty**: one row per line, with or without ``|`` and rule lines (see :meth:`Grid.to_pretty`).
+  A grid with rules (:mod:`sudokit.rules`) starts with a comment stating them and its shape,
+  ``# rules=x shape=3x3``, read back with the grid; a jigsaw's separators are its region
+  borders.
 - **json**: ``{"shape": "3x3", "cells": "53..7...."}``; ``{"grid": [[5, 3, 0, ...], ...]}``
   (``0`` = empty) and ``"puzzle"`` in place of ``"cells"`` (as ``sudokit generate`` writes)
-  are read too.
+  are read too. ``"rules"`` holds the rules' text form (``"x+windoku"``) when not classic.
 - **candidates** (pencil marks): a bitmask per cell, bit ``d-1`` for digit ``d``, read from and
   written as a grid of cell tokens (``123 4 5689``, HoDoKu / SudokuWiki style) or as a
   *candidates line* of ``n*n*n`` characters (each cell ``n`` characters, the digit or ``.``).
@@ -67,6 +70,7 @@ from .._text import DEFAULT_ALPHABET, EMPTY_SYMBOLS
 from .grid import (
     FORMATS,
     checked_cells,
+    checked_parts,
     format_grid,
     format_line,
     format_pretty,
@@ -101,6 +105,7 @@ __all__ = [
     "PuzzleSource",
     "RecordReader",
     "checked_cells",
+    "checked_parts",
     "symbol_table",
     "raw_pieces",
     "read_puzzles",
