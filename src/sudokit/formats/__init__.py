@@ -57,6 +57,9 @@ with ``{`` or ``[``). With no shape given, a line of 16 or 36 cells is a row of 
 is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
 
 
+Other tools' formats: :mod:`~sudokit.formats.fpuzzles` (f-puzzles / SudokuPad JSON and links:
+:func:`to_fpuzzles`, :func:`from_fpuzzles`, :func:`fpuzzles_url`, :func:`sudokupad_url`).
+
 The package's modules: :mod:`~sudokit.formats.grid` (one grid's text, and the writers),
 :mod:`~sudokit.formats.records` (streams of records, :class:`PuzzleSource`),
 :mod:`~sudokit.formats.reading` (reading in pieces, fast where it can) and
@@ -64,6 +67,8 @@ The package's modules: :mod:`~sudokit.formats.grid` (one grid's text, and the wr
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from .._candidates import format_candidates, format_candidates_line, parse_candidates
 from .._text import DEFAULT_ALPHABET, EMPTY_SYMBOLS
@@ -84,7 +89,29 @@ from .reading import Lines, RecordReader, raw_pieces
 from .records import PuzzleSource, Record, read_puzzles, reads_alone
 
 # json and csv are imported where a record of theirs is read or written: the start-up of
-# ``sudokit solve`` on puzzle lines (tests/test_imports.py) needs neither.
+# ``sudokit solve`` on puzzle lines (tests/test_imports.py) needs neither. Other tools'
+# formats load on first use of one of their names (PEP 562), for the same reason.
+_LAZY = {
+    "from_fpuzzles": "fpuzzles",
+    "fpuzzles_url": "fpuzzles",
+    "sudokupad_url": "fpuzzles",
+    "to_fpuzzles": "fpuzzles",
+}
+
+if TYPE_CHECKING:
+    from .fpuzzles import fpuzzles_url, from_fpuzzles, sudokupad_url, to_fpuzzles
+
+
+def __getattr__(name: str) -> object:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -96,7 +123,9 @@ __all__ = [
     "format_grid",
     "format_line",
     "format_pretty",
+    "from_fpuzzles",
     "from_json",
+    "fpuzzles_url",
     "parse_candidates",
     "parse_cells",
     "reads_alone",
@@ -109,5 +138,7 @@ __all__ = [
     "symbol_table",
     "raw_pieces",
     "read_puzzles",
+    "sudokupad_url",
+    "to_fpuzzles",
     "to_json",
 ]

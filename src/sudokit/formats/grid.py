@@ -352,17 +352,17 @@ def checked_parts(
             from ..rules import geometry
 
             geometry(sh, kept)  # InvalidRulesError when they do not fit the shape
-        if not allow_conflicts:
-            if kept is None:
-                reason = conflict_reason(sh, cells)
-            else:
-                found = rules_conflicts(sh, kept, cells)
-                reason = found[0] if found else None
+        if not allow_conflicts and kept is None:
+            reason = conflict_reason(sh, cells)
             if reason is not None:
                 raise Bad(reason)
     except Bad as bad:
         multi = len(text.splitlines()) > 1 and not text.strip().startswith(("{", "["))
         raise to_error(bad, text=text, show_line=multi) from None
+    if not allow_conflicts and kept is not None:
+        found = rules_conflicts(sh, kept, cells)
+        if found:  # the sentence names the cells and the house or rule: the text adds nothing
+            raise InvalidPuzzleError(found[0])
     return sh, cells, kept
 
 
