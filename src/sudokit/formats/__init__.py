@@ -58,7 +58,8 @@ is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
 
 
 Other tools' formats: :mod:`~sudokit.formats.fpuzzles` (f-puzzles / SudokuPad JSON and links:
-:func:`to_fpuzzles`, :func:`from_fpuzzles`, :func:`fpuzzles_url`, :func:`sudokupad_url`).
+:func:`to_fpuzzles`, :func:`from_fpuzzles`, :func:`fpuzzles_url`, :func:`sudokupad_url`) and
+:mod:`~sudokit.formats.ipuz` (ipuz Sudoku files: :func:`to_ipuz`, :func:`from_ipuz`).
 
 The package's modules: :mod:`~sudokit.formats.grid` (one grid's text, and the writers),
 :mod:`~sudokit.formats.records` (streams of records, :class:`PuzzleSource`),
@@ -93,13 +94,16 @@ from .records import PuzzleSource, Record, read_puzzles, reads_alone
 # formats load on first use of one of their names (PEP 562), for the same reason.
 _LAZY = {
     "from_fpuzzles": "fpuzzles",
+    "from_ipuz": "ipuz",
     "fpuzzles_url": "fpuzzles",
     "sudokupad_url": "fpuzzles",
     "to_fpuzzles": "fpuzzles",
+    "to_ipuz": "ipuz",
 }
 
 if TYPE_CHECKING:
     from .fpuzzles import fpuzzles_url, from_fpuzzles, sudokupad_url, to_fpuzzles
+    from .ipuz import from_ipuz, to_ipuz
 
 
 def __getattr__(name: str) -> object:
@@ -124,6 +128,7 @@ __all__ = [
     "format_line",
     "format_pretty",
     "from_fpuzzles",
+    "from_ipuz",
     "from_json",
     "fpuzzles_url",
     "parse_candidates",
@@ -140,5 +145,6 @@ __all__ = [
     "read_puzzles",
     "sudokupad_url",
     "to_fpuzzles",
+    "to_ipuz",
     "to_json",
 ]

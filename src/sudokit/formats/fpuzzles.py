@@ -48,8 +48,10 @@ from .statement import rules_statement
 __all__ = [
     "FPUZZLES_LINK",
     "SUDOKUPAD_LINK",
+    "default_box",
     "from_fpuzzles",
     "fpuzzles_url",
+    "shape_and_regions",
     "sudokupad_url",
     "to_fpuzzles",
 ]
@@ -242,7 +244,7 @@ def from_fpuzzles(data: Mapping[str, Any] | str) -> Grid:
                 )
             labels.append(region)
     extras = _extras(obj)
-    shape, regions = _shape_and_regions(n, labels)
+    shape, regions = shape_and_regions(n, labels, "f-puzzles")
     try:
         windows = _windows(obj, shape, n)
     except InvalidRulesError as exc:
@@ -286,9 +288,12 @@ def _extras(obj: Mapping[str, Any]) -> list[str]:
     return extras
 
 
-def _shape_and_regions(n: int, labels: list[int | None]) -> tuple[Shape, tuple[int, ...] | None]:
-    """The shape and, for a jigsaw, the regions of a side-``n`` grid's region labels (None: the
-    default box)."""
+def shape_and_regions(
+    n: int, labels: list[int | None], what: str
+) -> tuple[Shape, tuple[int, ...] | None]:
+    """The shape and, for a jigsaw, the regions that a side-``n`` grid's region labels make
+    (None: the cell is in its default box, :func:`default_box`): boxes of some shape, in any
+    numbering, are that shape's boxes. ``what`` names the format in errors."""
     rows, cols = default_box(n)
     try:
         default = shared_shape(rows, cols)
@@ -297,14 +302,14 @@ def _shape_and_regions(n: int, labels: list[int | None]) -> tuple[Shape, tuple[i
     if all(label is None for label in labels):
         if default is None:
             raise InvalidPuzzleError(
-                f"f-puzzles size {n}: its default regions are rows, which make no sudoku; "
+                f"{what} size {n}: its default regions are rows, which make no sudoku; "
                 "give the regions"
             )
         return default, None
     if default is not None:
         filled = [default.box_of(c) if label is None else label for c, label in enumerate(labels)]
     elif any(label is None for label in labels):
-        raise InvalidPuzzleError(f"f-puzzles size {n}: every cell needs its region")
+        raise InvalidPuzzleError(f"{what} size {n}: every cell needs its region")
     else:
         filled = [label for label in labels if label is not None]
     for a in range(2, n // 2 + 1):
@@ -315,9 +320,9 @@ def _shape_and_regions(n: int, labels: list[int | None]) -> tuple[Shape, tuple[i
     try:
         regions = Rules.of(regions=filled).regions
     except InvalidRulesError as exc:
-        raise InvalidPuzzleError(f"f-puzzles regions: {exc}") from None
+        raise InvalidPuzzleError(f"{what} regions: {exc}") from None
     if default is None:
-        raise InvalidPuzzleError(f"f-puzzles size {n}: sudokit has no grid of side {n}")
+        raise InvalidPuzzleError(f"{what} size {n}: sudokit has no grid of side {n}")
     return default, regions
 
 
