@@ -29,7 +29,9 @@ RULE_SETS = [
     ("x", Shape(2, 3)),
     ("windoku", Shape(4, 4)),
 ]
-IDS = [f"{str(Rules(r)).replace(JIGSAW9, '9').replace(JIGSAW6, '6')}-{s}" for r, s in RULE_SETS]
+IDS = [
+    f"{r.replace(JIGSAW9, '9').replace(JIGSAW6, '6').replace(':', '')}-{s}" for r, s in RULE_SETS
+]
 
 
 def puzzle_of(rules: str, shape: Shape, seed: int = 1) -> Grid:
