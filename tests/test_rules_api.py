@@ -3,7 +3,6 @@ that do not read rules yet refusing them by name."""
 
 from __future__ import annotations
 
-import io
 import pickle
 import random
 from collections.abc import Callable
@@ -22,7 +21,6 @@ from sudokit import (
     canonical_id,
     count_many,
     count_solutions,
-    format_grid,
     is_unique,
     random_grid,
     solve,
@@ -32,8 +30,6 @@ from sudokit import (
 from sudokit.generator import is_minimal, minimise
 from sudokit.logic import hint, solve_path
 from sudokit.rating import rate
-from sudokit.render.pdf import book
-from sudokit.render.svg import svg
 from sudokit.rules import geometry
 
 JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
@@ -173,10 +169,6 @@ def test_layers_without_rules_refuse_them() -> None:
         "the logic engine ": lambda: hint(puzzle),
         "canonical forms": lambda: canonical(puzzle),
         "canonical forms ": lambda: canonical_id(puzzle),
-        "drawing": lambda: svg(puzzle),
-        "the PDF book": lambda: book([(puzzle, None)], io.BytesIO()),
-        "the JSON form": lambda: format_grid(puzzle, "json"),
-        "the pretty text form": lambda: puzzle.to_pretty(),
         "the generator": lambda: minimise(puzzle, solution, seed=1),
         "the generator ": lambda: is_minimal(puzzle, solution),
     }

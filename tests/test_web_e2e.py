@@ -19,9 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from sudokit import Shape, generate
+from sudokit import Grid, Rules, Shape, generate, random_grid
 from sudokit.cli import main
+from sudokit.formats.statement import rules_statement
 from sudokit.output import format_record
+from sudokit.render.marks import rule_marks
+from sudokit.rules import geometry
+from sudokit.web.page import board_data, offline_page
+from test_formats_rules import IDS, RULE_SETS, puzzle_of
 
 from service import Service, make_bank, running_service
 
@@ -379,3 +384,73 @@ def test_offline_page(page: Page, tmp_path: Path) -> None:
     page.click("#prev")
     page.click("#prev")
     assert game(page)["values"][cell] == digit  # puzzle 1 kept its move
+
+
+# Rules -----------------------------------------------------------------------------------------
+
+
+def _rule_conflict(puzzle: Grid) -> tuple[int, int, int]:
+    """An empty cell, a digit for it and the filled cell it then breaks a rule with, where
+    only the rules (not rows, columns and boxes) make it a conflict, and no house or neighbour
+    rule objects to the digit otherwise (a clean test of the rule)."""
+    shape, rules, n = puzzle.shape, puzzle.rules, puzzle.shape.n
+    geo = geometry(shape, rules)
+    classic = geometry(shape, Rules())
+    cells = puzzle.cells
+    for c in range(shape.size):
+        if cells[c]:
+            continue
+        taken = {cells[p] for p in geo.peers[c] if cells[p]}
+        for p in geo.peers[c]:
+            d = cells[p]
+            alone = d and sum(cells[q] == d for q in geo.peers[c]) == 1
+            if (
+                alone
+                and p not in classic.peers[c]
+                and all(abs(cells[q] - d) != 1 for q in geo.related[c] if cells[q])
+            ):
+                return c, d, p
+        for p in geo.related[c]:
+            for d in (cells[p] - 1, cells[p] + 1):
+                clean = cells[p] and 1 <= d <= n and d not in taken
+                if clean and sum(abs(cells[q] - d) == 1 for q in geo.related[c] if cells[q]) == 1:
+                    return c, d, p
+    raise AssertionError(f"no clean conflict of {rules} in {puzzle}")
+
+
+@pytest.mark.parametrize(("rules", "shape"), RULE_SETS, ids=IDS)
+def test_offline_page_plays_by_the_rules(
+    page: Page, tmp_path: Path, rules: str, shape: Shape
+) -> None:
+    full = random_grid(shape, rules=rules, seed=3)
+    puzzle = puzzle_of(rules, shape, seed=3)
+    # the hint path is the logic engine's; the board and its conflicts need only this
+    entry = board_data(puzzle, full) | {"steps": [], "reveal": []}
+    out = tmp_path / "play.html"
+    out.write_text(offline_page([entry]), encoding="utf-8")
+    page.goto(out.as_uri())
+    wait_until(page, "window.sudokit && window.sudokit.state().game !== null")
+    value, n = Rules(rules), shape.n
+
+    # What is drawn: the cells, the rules' borders, diagonals, windows, tints, the statement.
+    assert page.locator(".cell").count() == n * n
+    marks = rule_marks(shape, value)
+    inner = sum(1 for kind, x, y in marks.borders)
+    assert page.locator(".cell.edge-r").count() + page.locator(".cell.edge-b").count() == inner
+    assert page.locator("#rules-overlay .diagonal").count() == (2 if marks.diagonals else 0)
+    window_cells = sum(k * k for _, _, k in marks.windows)
+    assert page.locator(".cell.window").count() == window_cells
+    assert page.locator(".cell.tinted").count() == (n * n if marks.groups else 0)
+    assert page.text_content("#rules-text") == rules_statement(value, n)
+
+    # A digit that only the rules forbid is marked a conflict, with the cell it clashes with.
+    cell, digit, other = _rule_conflict(puzzle)
+    assert page.locator(".cell.conflict").count() == 0
+    page.click(f"#cell-{cell}")
+    page.keyboard.press(SYMBOLS[digit - 1])
+    assert game(page)["values"][cell] == digit
+    assert page.locator(f"#cell-{cell}.conflict").count() == 1
+    assert page.locator(f"#cell-{other}.conflict").count() == 1
+    shot(page, f"rules-{IDS[RULE_SETS.index((rules, shape))]}.png")
+    page.keyboard.press("Control+z")
+    assert page.locator(".cell.conflict").count() == 0

@@ -251,13 +251,9 @@ class Grid:
                 f"Grid() takes the text of a puzzle, not {type(text).__name__}; "
                 "for cell values use Grid.from_cells(cells, shape)"
             )
-        value = None if rules is None else as_rules(rules)
-        if value is None:
-            sh, cells = formats.checked_cells(text, shape, alphabet, allow_conflicts)
-        else:
-            # rules decide what conflicts (a jigsaw's boxes are no houses)
-            sh, cells = formats.checked_cells(text, shape, alphabet, True)
-            _check_rules(sh, value, cells, allow_conflicts)
+        # the rules given, else those the text states, decide what conflicts
+        sh, cells, value = formats.checked_parts(text, shape, alphabet, allow_conflicts, rules)
+        if value is not None:
             self.__class__ = _grid_class(value)
         self._shape = sh
         self._cells = cells

@@ -16,9 +16,12 @@ Formats (the names ``line``, ``pretty`` and ``json`` are what :func:`format_grid
 
 - **line**: the ``n*n`` symbols on one line, row-major: 81 characters for 9x9.
 - **pretty**: one row per line, with or without ``|`` and rule lines (see :meth:`Grid.to_pretty`).
+  A grid with rules (:mod:`sudokit.rules`) starts with a comment stating them and its shape,
+  ``# rules=x shape=3x3``, read back with the grid; a jigsaw's separators are its region
+  borders.
 - **json**: ``{"shape": "3x3", "cells": "53..7...."}``; ``{"grid": [[5, 3, 0, ...], ...]}``
   (``0`` = empty) and ``"puzzle"`` in place of ``"cells"`` (as ``sudokit generate`` writes)
-  are read too.
+  are read too. ``"rules"`` holds the rules' text form (``"x+windoku"``) when not classic.
 - **candidates** (pencil marks): a bitmask per cell, bit ``d-1`` for digit ``d``, read from and
   written as a grid of cell tokens (``123 4 5689``, HoDoKu / SudokuWiki style) or as a
   *candidates line* of ``n*n*n`` characters (each cell ``n`` characters, the digit or ``.``).
@@ -54,6 +57,10 @@ with ``{`` or ``[``). With no shape given, a line of 16 or 36 cells is a row of 
 is a whole 4x4 or 6x6 puzzle. Give ``shape=`` to be sure.
 
 
+Other tools' formats: :mod:`~sudokit.formats.fpuzzles` (f-puzzles / SudokuPad JSON and links:
+:func:`to_fpuzzles`, :func:`from_fpuzzles`, :func:`fpuzzles_url`, :func:`sudokupad_url`) and
+:mod:`~sudokit.formats.ipuz` (ipuz Sudoku files: :func:`to_ipuz`, :func:`from_ipuz`).
+
 The package's modules: :mod:`~sudokit.formats.grid` (one grid's text, and the writers),
 :mod:`~sudokit.formats.records` (streams of records, :class:`PuzzleSource`),
 :mod:`~sudokit.formats.reading` (reading in pieces, fast where it can) and
@@ -62,11 +69,14 @@ The package's modules: :mod:`~sudokit.formats.grid` (one grid's text, and the wr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._candidates import format_candidates, format_candidates_line, parse_candidates
 from .._text import DEFAULT_ALPHABET, EMPTY_SYMBOLS
 from .grid import (
     FORMATS,
     checked_cells,
+    checked_parts,
     format_grid,
     format_line,
     format_pretty,
@@ -80,7 +90,32 @@ from .reading import Lines, RecordReader, raw_pieces
 from .records import PuzzleSource, Record, read_puzzles, reads_alone
 
 # json and csv are imported where a record of theirs is read or written: the start-up of
-# ``sudokit solve`` on puzzle lines (tests/test_imports.py) needs neither.
+# ``sudokit solve`` on puzzle lines (tests/test_imports.py) needs neither. Other tools'
+# formats load on first use of one of their names (PEP 562), for the same reason.
+_LAZY = {
+    "from_fpuzzles": "fpuzzles",
+    "from_ipuz": "ipuz",
+    "fpuzzles_url": "fpuzzles",
+    "sudokupad_url": "fpuzzles",
+    "to_fpuzzles": "fpuzzles",
+    "to_ipuz": "ipuz",
+}
+
+if TYPE_CHECKING:
+    from .fpuzzles import fpuzzles_url, from_fpuzzles, sudokupad_url, to_fpuzzles
+    from .ipuz import from_ipuz, to_ipuz
+
+
+def __getattr__(name: str) -> object:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_ALPHABET",
@@ -92,7 +127,10 @@ __all__ = [
     "format_grid",
     "format_line",
     "format_pretty",
+    "from_fpuzzles",
+    "from_ipuz",
     "from_json",
+    "fpuzzles_url",
     "parse_candidates",
     "parse_cells",
     "reads_alone",
@@ -101,8 +139,12 @@ __all__ = [
     "PuzzleSource",
     "RecordReader",
     "checked_cells",
+    "checked_parts",
     "symbol_table",
     "raw_pieces",
     "read_puzzles",
+    "sudokupad_url",
+    "to_fpuzzles",
+    "to_ipuz",
     "to_json",
 ]

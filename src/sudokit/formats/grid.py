@@ -11,8 +11,9 @@ import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from .._grid import Grid, conflict_reason, require_classic
+from .._grid import Grid, as_rules, conflict_reason, rules_conflicts
 from .._shape import MAX_SIDE, Shape, cell_name
 from .._text import (
     DEFAULT_ALPHABET,
@@ -31,12 +32,16 @@ from .._text import (
     symbols,
     to_error,
 )
-from ..errors import InvalidPuzzleError, InvalidShapeError
+from ..errors import InvalidPuzzleError, InvalidRulesError, InvalidShapeError
+
+if TYPE_CHECKING:
+    from ..rules import Rules
 
 __all__ = [
     "FORMATS",
     "block_cells",
     "checked_cells",
+    "checked_parts",
     "cut_comment",
     "dash_kind",
     "format_grid",
@@ -45,6 +50,7 @@ __all__ = [
     "from_json",
     "is_dash_puzzle",
     "json_cells",
+    "json_parts",
     "line_cells",
     "parse_cells",
     "parse_grid",
@@ -59,6 +65,9 @@ FORMATS = ("line", "pretty", "json")
 _DASHY = re.compile(r"[-+=|\s]+")
 _FIELD = re.compile(r"[^\s,;]+")
 _TOKEN = re.compile(r"[^\s|]+")
+#: A pretty grid's header comment stating its rules and shape (``# rules=x shape=3x3``).
+_STATED_RULES = re.compile(r"#.*?\brules=(\S+)")
+_STATED_SHAPE = re.compile(r"#.*?\bshape=(\d+)x(\d+)\b")
 #: Sides that are also the cell count of a smaller grid (a 16-cell line: 4x4 puzzle or row?).
 _AMBIGUOUS_SIDES = {
     k * k: k
@@ -168,6 +177,15 @@ def json_cells(
 ) -> tuple[Shape, bytes]:
     """A grid from a JSON object (``shape`` and ``cells`` or ``grid``; ``puzzle`` is read as
     ``cells``, so sudokit's generated records read back) or a list of rows."""
+    sh, cells, _ = json_parts(text, lineno, shape, alphabet)
+    return sh, cells
+
+
+def json_parts(
+    text: str, lineno: int, shape: Shape | None, alphabet: str | None
+) -> tuple[Shape, bytes, Rules | None]:
+    """:func:`json_cells`, and the rules its ``"rules"`` field states (their text form, as
+    :class:`~sudokit.rules.Rules` reads it), or None when it has none."""
     import json
 
     try:
@@ -178,9 +196,18 @@ def json_cells(
         raise Bad(f"invalid JSON: {exc}", lineno) from None
     jshape: Shape | None = None
     if isinstance(obj, list):
-        return _json_grid(obj, shape, lineno)
+        return (*_json_grid(obj, shape, lineno), None)
     if not isinstance(obj, dict):
         raise Bad("a JSON puzzle must be an object or a list of rows", lineno)
+    stated = obj.get("rules")
+    rules: Rules | None = None
+    if stated is not None:
+        if not isinstance(stated, str):
+            raise Bad(f'JSON "rules" must be text such as "x+windoku", got {repr(stated)[:40]}')
+        try:
+            rules = as_rules(stated)
+        except InvalidRulesError as exc:
+            raise Bad(f'JSON "rules": {exc}', lineno) from None
     spec = obj.get("shape")
     try:
         if isinstance(spec, str):
@@ -202,14 +229,14 @@ def json_cells(
     cells = obj.get(key)
     if isinstance(cells, str):
         try:
-            return _cells_of(((lineno, cells, 0, len(cells)),), sh, alphabet or jalpha)
+            return (*_cells_of(((lineno, cells, 0, len(cells)),), sh, alphabet or jalpha), rules)
         except Bad as bad:
             at = f" (character {bad.col})" if bad.col is not None else ""
             raise Bad(f'JSON "{key}": {bad.reason}{at}', lineno) from None
     if cells is not None:
         raise Bad(f'JSON "{key}" must be a string', lineno)
     if "grid" in obj:
-        return _json_grid(obj["grid"], sh, lineno)
+        return (*_json_grid(obj["grid"], sh, lineno), rules)
     raise Bad('a JSON puzzle needs "cells" (a string) or "grid" (a list of rows)', lineno)
 
 
@@ -240,42 +267,103 @@ def _json_grid(rows: object, shape: Shape | None, lineno: int) -> tuple[Shape, b
     return sh, bytes(flat)  # type: ignore[arg-type]  # every item checked to be an int
 
 
-def _parse(text: str, shape: Shape | None, alphabet: str | None) -> tuple[Shape, bytes, str]:
-    """Shape, cells and format name of any supported grid text; raise :class:`Bad`."""
+def _stated(lines: Sequence[str]) -> tuple[Rules | None, Shape | None]:
+    """The rules and shape a pretty grid's header comment states (``# rules=x shape=3x3``)."""
+    rules: Rules | None = None
+    shape: Shape | None = None
+    for lineno, raw in enumerate(lines, 1):
+        found = _STATED_RULES.match(raw.strip())
+        if found is not None:
+            try:
+                rules = as_rules(found.group(1))
+            except InvalidRulesError as exc:
+                raise Bad(f"stated rules: {exc}", lineno, None, raw) from None
+        size = _STATED_SHAPE.match(raw.strip())
+        if size is not None:
+            try:
+                shape = shared_shape(int(size.group(1)), int(size.group(2)))
+            except InvalidShapeError as exc:
+                raise Bad(f"stated shape: {exc}", lineno, None, raw) from None
+    return rules, shape
+
+
+def _parse(
+    text: str, shape: Shape | None, alphabet: str | None
+) -> tuple[Shape, bytes, str, Rules | None]:
+    """Shape, cells, format name and stated rules of any supported grid text; raise
+    :class:`Bad`."""
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        return (*json_cells(stripped, 1, shape, alphabet), "json")
+        sh, cells, rules = json_parts(stripped, 1, shape, alphabet)
+        return sh, cells, "json", rules
     lines = []
-    for i, raw in enumerate(text.splitlines(), 1):
+    raw_lines = text.splitlines()
+    for i, raw in enumerate(raw_lines, 1):
         body = cut_comment(raw)
         if body.strip():
             lines.append((i, body))
     if not lines:
         raise Bad("no puzzle: the text is blank or only comments")
     if len(lines) == 1:
-        return (*line_cells(lines[0][1], lines[0][0], shape, alphabet), "line")
-    return (*block_cells(lines, shape, alphabet), "pretty")
+        return (*line_cells(lines[0][1], lines[0][0], shape, alphabet), "line", None)
+    rules, stated_shape = _stated(raw_lines)
+    if stated_shape is not None:
+        if shape is not None and shape != stated_shape:
+            raise Bad(f"the text states shape {stated_shape}, the shape given is {shape}")
+        shape = stated_shape
+    return (*block_cells(lines, shape, alphabet), "pretty", rules)
 
 
 def checked_cells(
     text: str, shape: Shape | str | None, alphabet: str | None, allow_conflicts: bool
 ) -> tuple[Shape, bytes]:
     """The shape and cells of a grid's text, checked (conflicting clues raise unless
-    ``allow_conflicts``): what ``Grid(text)`` is built from. ``shape`` may be given as its
-    text (:meth:`Shape.of`)."""
+    ``allow_conflicts``), under the rules the text states if any. ``shape`` may be given as
+    its text (:meth:`Shape.of`)."""
+    sh, cells, _ = checked_parts(text, shape, alphabet, allow_conflicts)
+    return sh, cells
+
+
+def checked_parts(
+    text: str,
+    shape: Shape | str | None,
+    alphabet: str | None,
+    allow_conflicts: bool,
+    rules: Rules | str | None = None,
+) -> tuple[Shape, bytes, Rules | None]:
+    """What ``Grid(text)`` is built from: the shape, cells and rules (None: classic) of a
+    grid's text, checked. The rules are those given or, when none are given, those the text
+    states (a JSON ``"rules"`` field, a pretty grid's ``# rules=...`` header); given rules
+    that differ from stated ones are refused. Clues are checked under the rules: conflicting
+    ones raise unless ``allow_conflicts``."""
     if not isinstance(text, str):
         raise TypeError(f"expected the text of a puzzle, got {type(text).__name__} {text!r:.40}")
     shape = None if shape is None else Shape.of(shape)
+    given = None if rules is None else as_rules(rules)
     try:
-        sh, cells, _ = _parse(text, shape, alphabet)
-        if not allow_conflicts:
+        sh, cells, _, stated = _parse(text, shape, alphabet)
+        if rules is not None and stated is not None and given != stated:
+            raise Bad(
+                f"the text states rules {str(stated)!r}, the rules given are "
+                f"{str(given) if given is not None else 'classic'!r}"
+            )
+        kept = given if rules is not None else stated
+        if kept is not None:
+            from ..rules import geometry
+
+            geometry(sh, kept)  # InvalidRulesError when they do not fit the shape
+        if not allow_conflicts and kept is None:
             reason = conflict_reason(sh, cells)
             if reason is not None:
                 raise Bad(reason)
     except Bad as bad:
         multi = len(text.splitlines()) > 1 and not text.strip().startswith(("{", "["))
         raise to_error(bad, text=text, show_line=multi) from None
-    return sh, cells
+    if not allow_conflicts and kept is not None:
+        found = rules_conflicts(sh, kept, cells)
+        if found:  # the sentence names the cells and the house or rule: the text adds nothing
+            raise InvalidPuzzleError(found[0])
+    return sh, cells, kept
 
 
 def parse_cells(
@@ -303,8 +391,8 @@ def parse_grid(
 
     Raise :class:`InvalidPuzzleError` naming what is wrong and where, and only that.
     """
-    sh, cells = checked_cells(text, shape, alphabet, allow_conflicts)
-    return Grid.unchecked(sh, cells)
+    sh, cells, rules = checked_parts(text, shape, alphabet, allow_conflicts)
+    return Grid.unchecked(sh, cells, rules=rules)
 
 
 def from_json(
@@ -364,14 +452,23 @@ def format_line(grid: Grid, *, alphabet: str | None = None, empty: str = ".") ->
 def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None = None) -> str:
     """One row per line, cells separated by spaces; ``|`` and rule lines between boxes.
 
+    A grid with rules beyond the classic ones starts with a comment line stating them and its
+    shape (``# rules=x shape=3x3``), which :func:`parse_grid` reads back; a jigsaw's
+    separators are its regions' borders (``|`` between cells of two regions, ``-`` below a
+    cell whose region differs from the one under it, ``+`` where borders meet).
+
     See :meth:`Grid.to_pretty` for an example.
     """
-    require_classic(grid, "the pretty text form")
     written = symbol_table(grid.shape.n, alphabet, ".")
     n, br, bc = grid.shape.n, grid.shape.box_rows, grid.shape.box_cols
     cells = grid.cells
-    rule = "-+-".join("-" * (2 * bc - 1) for _ in range(n // bc))
+    rules = grid.rules
     out = []
+    if not rules.is_classic:
+        out.append(f"# rules={rules} shape={grid.shape}")
+    if rules.regions is not None and separators:
+        return "\n".join(out + _region_rows(grid.cells, rules.regions, n, written))
+    rule = "-+-".join("-" * (2 * bc - 1) for _ in range(n // bc))
     for r in range(n):
         row = [written[d] for d in cells[r * n : r * n + n]]
         if not separators:
@@ -383,16 +480,62 @@ def format_pretty(grid: Grid, *, separators: bool = True, alphabet: str | None =
     return "\n".join(out)
 
 
+def _region_rows(
+    cells: bytes, regions: tuple[int, ...], n: int, written: tuple[str, ...]
+) -> list[str]:
+    """A jigsaw's rows with its region borders drawn: each cell is followed by ``|`` (a border
+    to its right) or a space; between two rows, a line with ``-`` under each cell on a border,
+    ``|`` where a border runs on down, ``+`` where borders turn or meet (no line where no border
+    runs between the rows). A border line with a ``-`` holds a ``+`` or is all dashes, so
+    readers take every one for a rule line."""
+
+    def wall(r: int, c: int) -> bool:  # border between (r, c) and (r, c + 1)
+        return 0 <= r < n and c + 1 < n and regions[r * n + c] != regions[r * n + c + 1]
+
+    def floor(r: int, c: int) -> bool:  # border between (r, c) and (r + 1, c)
+        return 0 <= c < n and regions[r * n + c] != regions[(r + 1) * n + c]
+
+    out = []
+    for r in range(n):
+        if r:
+            line = []
+            for c in range(n):
+                line.append("-" if floor(r - 1, c) else " ")
+                if c + 1 < n:
+                    up, down = wall(r - 1, c), wall(r, c)
+                    left, right = floor(r - 1, c), floor(r - 1, c + 1)
+                    if up and down and not (left or right):
+                        line.append("|")
+                    elif left and right and not (up or down):
+                        line.append("-")
+                    else:
+                        line.append("+" if up or down or left or right else " ")
+            text = "".join(line).rstrip()
+            if text:
+                out.append(text)
+        row = []
+        for c in range(n):
+            row.append(written[cells[r * n + c]])
+            if c + 1 < n:
+                row.append("|" if wall(r, c) else " ")
+        out.append("".join(row))
+    return out
+
+
 def to_json(grid: Grid) -> str:
-    """``{"shape": "3x3", "cells": "53..7...."}`` (a ``grid`` list of rows past 61 digits)."""
-    require_classic(grid, "the JSON form")
+    """``{"shape": "3x3", "cells": "53..7...."}`` (a ``grid`` list of rows past 61 digits);
+    a grid with rules beyond the classic ones has their text form as ``"rules"``."""
     import json
 
     n = grid.shape.n
+    obj: dict[str, Any] = {"shape": str(grid.shape)}
+    if not grid.rules.is_classic:
+        obj["rules"] = str(grid.rules)
     if n <= len(DEFAULT_ALPHABET):
-        return json.dumps({"shape": str(grid.shape), "cells": format_line(grid)})
-    rows = [list(grid.cells[r * n : r * n + n]) for r in range(n)]
-    return json.dumps({"shape": str(grid.shape), "grid": rows})
+        obj["cells"] = format_line(grid)
+    else:
+        obj["grid"] = [list(grid.cells[r * n : r * n + n]) for r in range(n)]
+    return json.dumps(obj)
 
 
 def format_grid(grid: Grid | str, fmt: str, *, alphabet: str | None = None) -> str:

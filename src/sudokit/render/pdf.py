@@ -17,6 +17,10 @@ need (each puzzle's number, label, grid and solution) is kept, a few hundred byt
 Text is set in DejaVu Sans (``fonts-dejavu-core``) when installed, else in Bitstream Vera, which
 ships with reportlab; either is embedded (subset), so the book prints the same everywhere. The
 grid lines of each grid size are one PDF form, drawn once and reused on every page.
+
+A grid with rules beyond the classic ones is drawn with what they add
+(:mod:`sudokit.render.marks`: a jigsaw's region borders, the diagonals, shaded windows, tinted
+groups; one form per shape and rules), and its puzzle has the statement of its rules under it.
 """
 
 from __future__ import annotations
@@ -29,10 +33,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from .._files import replacing
-from .._grid import Grid, require_classic
+from .._grid import Grid
 from .._shape import Shape
+from ..formats.statement import rules_statement
 from ..generator import Generated
 from ..output import LABEL_FIELDS, Label, label_of
+from ..rules import Rules
+from .marks import rule_marks, wrap
+from .pdfmarks import draw_marks
 from .svg import symbols_for
 
 if TYPE_CHECKING:
@@ -65,6 +73,9 @@ _SOLUTION_LABEL = 9.0
 _FOOTER = 22.0
 _GAP = 24.0
 _GREY = (0.33, 0.33, 0.33)
+_RULES_SIZE = 7.5  # the statement of the rules under a puzzle: font size and leading
+_RULES_LEADING = 9.0
+_RULES_LINES = 3  # lines a puzzle's layout keeps for it (a longer one is set smaller)
 _PENCIL = (0.38, 0.38, 0.38)
 
 _DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
@@ -206,15 +217,19 @@ def _cell_for(shape: Shape, area: _Area, cols: int, rows: int, label_h: float) -
     return math.floor(min(slot_w, slot_h) / shape.n * 4) / 4
 
 
-def _puzzle_layout(shape: Shape, area: _Area, per_page: int, pencil: bool) -> _Layout:
-    """The most slots, up to ``per_page``, whose cells stay legible (see the module notes)."""
+def _puzzle_layout(
+    shape: Shape, area: _Area, per_page: int, pencil: bool, stated: bool = False
+) -> _Layout:
+    """The most slots, up to ``per_page``, whose cells stay legible (see the module notes);
+    ``stated``: room under each grid for the statement of its rules."""
     need = MIN_CELL
     if pencil:  # pencil marks need room too: about 5.5 pt a mini-cell
         need = max(need, 5.5 * max(shape.box_rows, shape.box_cols))
     options = [k for k in sorted(PER_PAGE, reverse=True) if k <= per_page]
+    extra = _RULES_LINES * _RULES_LEADING + 4 if stated else 0.0
     for k in options:
         cols, rows = PER_PAGE[k]
-        cell = _cell_for(shape, area, cols, rows, _label_height(_PUZZLE_LABEL))
+        cell = _cell_for(shape, area, cols, rows, _label_height(_PUZZLE_LABEL) + extra)
         if cell >= need or k == 1:
             return _Layout(cols, rows, min(cell, MAX_CELL))
     raise AssertionError("unreachable: one per page always fits")  # pragma: no cover
@@ -241,6 +256,7 @@ class _Book:
         self.regular, self.bold = _fonts()
         self.title_runs = _runs(title, self.bold) if title else []
         self.forms: set[str] = set()
+        self.rule_forms: dict[Rules, int] = {}  # each rule set's number in its forms' names
         self.page_open = False
         self.pages = 0
         self.slots: tuple[int, int] | None = None
@@ -334,9 +350,13 @@ class _Book:
 
     # Grids.
 
-    def _form(self, shape: Shape, cell: float) -> str:
-        """The name of the form holding the lines of a grid of ``shape`` and ``cell``."""
+    def _form(self, shape: Shape, cell: float, rules: Rules | None = None) -> str:
+        """The name of the form holding the lines of a grid of ``shape`` and ``cell`` (and
+        what ``rules`` add, when given and not classic)."""
         name = f"grid{shape.box_rows}x{shape.box_cols}c{round(cell * 100)}"
+        if rules is not None and not rules.is_classic:
+            self.rule_forms.setdefault(rules, len(self.rule_forms))
+            name += f"r{self.rule_forms[rules]}"
         if name in self.forms:
             return name
         self.forms.add(name)
@@ -347,6 +367,10 @@ class _Book:
         thick = min(max(cell * 0.07, 1.4), 2.4)
         edge = math.ceil(thick)  # the form's box: the grid and its border's outer half
         c.beginForm(name, -edge, -edge, math.ceil(side) + edge, math.ceil(side) + edge)
+        if rules is not None and not rules.is_classic:
+            draw_marks(c, rule_marks(shape, rules), n, cell, thin, thick)
+            c.endForm()
+            return name
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(thin)
         path = c.beginPath()
@@ -374,6 +398,25 @@ class _Book:
         c.endForm()
         return name
 
+    def statement(self, rules: Rules, n: int, x: float, y: float, width: float) -> None:
+        """The statement of ``rules`` from (x, y) down (the first baseline a line below
+        ``y``), in at most :data:`_RULES_LINES` lines of ``width``: set smaller if need be."""
+        text = rules_statement(rules, n)
+        if not text:
+            return
+        size = _RULES_SIZE
+        while True:
+            per_line = max(8, int(width / (size * 0.52)))
+            lines = wrap(text, per_line)
+            if len(lines) <= _RULES_LINES or size <= 5.0:
+                break
+            size -= 0.5
+        c = self.c
+        c.setFillColorRGB(*_GREY)
+        c.setFont(self.regular, size)
+        for i, line in enumerate(lines):
+            c.drawString(x, y - (i + 1) * size * 1.2, line)
+
     def grid(
         self,
         grid: Grid,
@@ -389,7 +432,7 @@ class _Book:
         c = self.c
         shape = grid.shape
         n = shape.n
-        form = self._form(shape, cell)
+        form = self._form(shape, cell, grid.rules)
         c.saveState()
         c.translate(x, y)
         c.doForm(form)
@@ -495,6 +538,9 @@ class _Book:
         label_h = _label_height(label_size)
         x = sx + (sw - side) / 2
         y = sy + (sh - side - label_h) / 2
+        stated = givens is None and not entry.puzzle.rules.is_classic
+        if stated:  # the statement goes under the grid: centre the three together
+            y += (_RULES_LINES * _RULES_LEADING + 4) / 2
         self.label(
             entry.number,
             entry.label,
@@ -506,6 +552,8 @@ class _Book:
         )
         if grid is not None:  # every puzzle in a book has its solution (see _entries)
             self.grid(grid, x, y, layout.cell, pencil=pencil, givens=givens)
+        if stated:
+            self.statement(entry.puzzle.rules, entry.puzzle.shape.n, x, y - 2, sx + sw - x)
 
 
 def _entries(
@@ -521,7 +569,6 @@ def _entries(
         grid, label = item
         if not isinstance(grid, Grid):
             raise TypeError(f"expected Generated or (Grid, label) items, got {item!r:.80}")
-        require_classic(grid, "the PDF book")
         if label is None:
             label = Label()
         elif isinstance(label, str):
@@ -619,7 +666,8 @@ def _write(
     fewer: dict[Shape, int] = {}
     for entry in _entries(puzzles, solutions):
         count += 1
-        layout = _puzzle_layout(entry.puzzle.shape, b.area, per_page, pencil_marks)
+        stated = not entry.puzzle.rules.is_classic
+        layout = _puzzle_layout(entry.puzzle.shape, b.area, per_page, pencil_marks, stated)
         if layout.slots < per_page:
             fewer[entry.puzzle.shape] = layout.slots
         b.place(entry, entry.puzzle, layout, None, b.area, _PUZZLE_LABEL, pencil_marks)

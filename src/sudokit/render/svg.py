@@ -13,6 +13,12 @@ Terms:
 - A **candidate position** is the centre of digit ``d``'s place in cell ``c``; a step's links
   are drawn as arrows between candidate positions.
 
+What the rules add (:mod:`sudokit.render.marks`): a jigsaw's regions get the thick lines in
+place of the boxes, Sudoku-X its two diagonals, Windoku its windows shaded grey, disjoint
+groups a light tint per group, and every rule set other than the classic one a statement of
+its rules under the grid (the picture grows taller by its lines). A classic grid's picture is
+as it always was.
+
 What a step shows (:class:`sudokit.logic.Step`): its ``units`` as light bands, its ``cells``
 (the pattern) in light blue with their ``digits`` circled, its ``placements`` in green, its
 ``eliminations`` as red struck-through candidates, and its ``links`` as arrows, solid for strong
@@ -31,9 +37,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from .._grid import Grid, require_classic
+from .._grid import Grid
 from .._shape import Shape
 from ..formats import DEFAULT_ALPHABET
+from .marks import GROUP_TINTS, WINDOW_TINT, RuleMarks, rule_marks, wrap
 
 if TYPE_CHECKING:
     from ..logic import Step
@@ -62,7 +69,12 @@ COLORS = {
     "elimination": "#d00000",
     "elimination-mark": "#ffd6d6",
     "link": "#7a3fd1",
+    "diagonal": "#6f7f99",
+    "rules": "#333333",
 }
+#: The font size of the statement of the rules under the grid, and its line height.
+_RULES_FONT = 11.0
+_RULES_LINE = 14.0
 
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
@@ -195,15 +207,26 @@ def _unit_band(cv: _Canvas, unit: int) -> None:
     )
 
 
-def _lines(cv: _Canvas) -> None:
+def _lines(cv: _Canvas, marks: RuleMarks | None = None) -> None:
     n, br, bc = cv.n, cv.shape.box_rows, cv.shape.box_cols
     lo, hi = MARGIN, MARGIN + n * CELL
     thin: list[str] = []
     thick: list[str] = []
     for i in range(1, n):
         at = _num(MARGIN + i * CELL)
-        (thick if i % bc == 0 else thin).append(f"M{at} {lo}V{hi}")
-        (thick if i % br == 0 else thin).append(f"M{lo} {at}H{hi}")
+        if marks is None:
+            (thick if i % bc == 0 else thin).append(f"M{at} {lo}V{hi}")
+            (thick if i % br == 0 else thin).append(f"M{lo} {at}H{hi}")
+        else:  # the rules' borders, one cell edge each, over thin lines everywhere
+            thin.append(f"M{at} {lo}V{hi}")
+            thin.append(f"M{lo} {at}H{hi}")
+    if marks is not None:
+        for kind, x, y in marks.borders:
+            px, py = _num(MARGIN + x * CELL), _num(MARGIN + y * CELL)
+            if kind == "v":
+                thick.append(f"M{px} {py}V{_num(MARGIN + (y + 1) * CELL)}")
+            else:
+                thick.append(f"M{px} {py}H{_num(MARGIN + (x + 1) * CELL)}")
     color = COLORS["line"]
     if thin:
         cv.add(
@@ -219,6 +242,37 @@ def _lines(cv: _Canvas) -> None:
         f'<rect class="border" x="{lo}" y="{lo}" width="{n * CELL}" height="{n * CELL}" '
         f'fill="none" stroke="{color}" stroke-width="{_num(_THICK)}"/>'
     )
+
+
+def _shading(cv: _Canvas, marks: RuleMarks) -> None:
+    """The disjoint groups' tints and the windows' shade, under everything else."""
+    if marks.groups is not None:
+        for cell, group in enumerate(marks.groups):
+            x, y = cv.corner(cell)
+            cv.add(
+                f'<rect class="group" x="{_num(x)}" y="{_num(y)}" width="{CELL}" '
+                f'height="{CELL}" fill="{GROUP_TINTS[group % len(GROUP_TINTS)]}"/>'
+            )
+    for x, y, k in marks.windows:
+        cv.add(
+            f'<rect class="window" x="{_num(MARGIN + x * CELL)}" y="{_num(MARGIN + y * CELL)}" '
+            f'width="{k * CELL}" height="{k * CELL}" fill="{WINDOW_TINT}" fill-opacity="0.75"/>'
+        )
+
+
+def _diagonals(cv: _Canvas) -> None:
+    lo, hi = _num(MARGIN), _num(MARGIN + cv.n * CELL)
+    for x1, x2 in ((lo, hi), (hi, lo)):
+        cv.add(
+            f'<line class="diagonal" x1="{x1}" y1="{lo}" x2="{x2}" y2="{hi}" '
+            f'stroke="{COLORS["diagonal"]}" stroke-width="1.5"/>'
+        )
+
+
+def _statement_lines(cv: _Canvas, marks: RuleMarks | None) -> list[str]:
+    if marks is None or not marks.statement:
+        return []
+    return wrap(marks.statement, int(cv.n * CELL / (_RULES_FONT * 0.56)))
 
 
 def _link(cv: _Canvas, cell: int, digit: int, cell2: int, digit2: int, strong: bool) -> None:
@@ -273,7 +327,6 @@ def svg(
     (True, 40)
     """
     grid = Grid.of(grid)
-    require_classic(grid, "drawing")
     shape = grid.shape
     n = shape.n
     symbols = symbols_for(n, alphabet)
@@ -283,12 +336,16 @@ def svg(
         if v and not grid.cells[c]:
             own.setdefault(c, v)
     cv = _Canvas(shape, max(map(len, symbols)))
+    art = None if grid.rules.is_classic else rule_marks(shape, grid.rules)
+    stated = _statement_lines(cv, art)
     side = _num(cv.side)
+    tall = cv.side + (len(stated) * _RULES_LINE + MARGIN if stated else 0)
     width = _num(size) if size is not None else side
+    height = _num(size * tall / cv.side) if size is not None else _num(tall)
     cv.add(
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" width="{width}" '
-        f'height="{width}" class="sudokit-grid" font-family={quoteattr(FONT_FAMILY)} '
-        f'text-anchor="middle">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {_num(tall)}" '
+        f'width="{width}" height="{height}" class="sudokit-grid" '
+        f'font-family={quoteattr(FONT_FAMILY)} text-anchor="middle">'
     )
     if step is not None and step.links:
         cv.add(
@@ -297,9 +354,11 @@ def svg(
             f'<path d="M0 0L10 5L0 10z" fill="{COLORS["link"]}"/></marker></defs>'
         )
     cv.add(
-        f'<rect class="background" x="0" y="0" width="{side}" height="{side}" '
+        f'<rect class="background" x="0" y="0" width="{side}" height="{_num(tall)}" '
         f'fill="{COLORS["background"]}"/>'
     )
+    if art is not None:
+        _shading(cv, art)
 
     placements: dict[int, int] = {}
     eliminated: set[tuple[int, int]] = set()
@@ -319,7 +378,9 @@ def svg(
         for link in step.links:
             pattern.add((link.cell, link.digit))
             pattern.add((link.cell2, link.digit2))
-    _lines(cv)
+    _lines(cv, art)
+    if art is not None and art.diagonals:
+        _diagonals(cv)
 
     clue_attrs = f' class="clue" font-weight="bold" fill="{COLORS["clue"]}"'
     player_attrs = f' class="player" fill="{COLORS["player"]}"'
@@ -355,6 +416,12 @@ def svg(
         for link in step.links:
             _link(cv, link.cell, link.digit, link.cell2, link.digit2, link.strong)
         cv.add("</g>")
+    for i, line in enumerate(stated):
+        y = cv.side + i * _RULES_LINE + _RULES_FONT * 0.35 + MARGIN
+        cv.add(
+            f'<text class="rules" x="{MARGIN}" y="{_num(y)}" font-size="{_num(_RULES_FONT)}" '
+            f'text-anchor="start" fill="{COLORS["rules"]}">{escape(line)}</text>'
+        )
     cv.add("</svg>")
     return "\n".join(cv.out) + "\n"
 

@@ -11,6 +11,12 @@ data (:meth:`sudokit.logic.Step.to_dict`, the one step schema). With no server, 
 the next step of that path that the player has not made yet; the page also carries
 :data:`sudokit.web.api.HINT_WORDS`, so every hint it shows is worded by Python.
 
+A puzzle with rules beyond the classic ones also carries its rules (their text form) and its
+**layout**: the houses, each cell's neighbour-rule peers and nc relation (what the page
+checks conflicts against: the script knows no rule of its own) and what to draw (the marks
+of :mod:`sudokit.render.marks`: region borders, diagonals, windows, group tints, and the
+statement of the rules).
+
 >>> from sudokit import Grid
 >>> data = puzzle_data(Grid("1.3...12....4..3"))
 >>> data["shape"], len(data["steps"]), data["steps"][0]["hints"][0]
@@ -31,7 +37,7 @@ from ..logic import Candidates, solve_steps
 from ..rating import UNSOLVED_RATING, Level
 from .api import HINT_WORDS, hint_texts, reveal_order
 
-__all__ = ["ASSETS", "asset", "offline_page", "puzzle_data", "served_page"]
+__all__ = ["ASSETS", "asset", "board_data", "offline_page", "puzzle_data", "served_page"]
 
 #: The files under ``static/`` the server hands out, with their content types.
 ASSETS: dict[str, str] = {
@@ -77,14 +83,63 @@ def served_page() -> str:
     )
 
 
+def rules_layout(puzzle: Grid) -> dict[str, Any] | None:
+    """The layout of a puzzle with rules, as the page reads it (see the module notes), or
+    None for classic rules (the page derives rows, columns and boxes itself)."""
+    rules = puzzle.rules
+    if rules.is_classic:
+        return None
+    from ..render.marks import GROUP_TINTS, WINDOW_TINT, rule_marks
+    from ..rules import geometry
+
+    geo = geometry(puzzle.shape, rules)
+    marks = rule_marks(puzzle.shape, rules)
+    return {
+        "houses": [list(h) for h in geo.houses],
+        "neighbours": [list(p) for p in geo.neighbours],
+        "related": [list(p) for p in geo.related],
+        "borders": [list(b) for b in marks.borders],
+        "diagonals": marks.diagonals,
+        "windows": [list(w) for w in marks.windows],
+        "tints": (
+            None
+            if marks.groups is None
+            else [GROUP_TINTS[k % len(GROUP_TINTS)] for k in marks.groups]
+        ),
+        "window_tint": WINDOW_TINT,
+        "statement": marks.statement,
+    }
+
+
+def board_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
+    """What the page needs to play ``puzzle`` without hints: its key, shape, clues and
+    solution, and, with rules, the rules and their layout (:func:`rules_layout`)."""
+    if solution is None:
+        solution = unique_solution(puzzle)
+    shape = puzzle.shape
+    data: dict[str, Any] = {
+        "key": f"{shape}:{puzzle.to_line()}",
+        "shape": str(shape),
+        "box_rows": shape.box_rows,
+        "box_cols": shape.box_cols,
+        "puzzle": list(puzzle.cells),
+        "solution": list(solution.cells),
+    }
+    layout = rules_layout(puzzle)
+    if layout is not None:
+        data["key"] = f"{shape}:{puzzle.rules}:{puzzle.to_line()}"
+        data["rules"] = str(puzzle.rules)
+        data["layout"] = layout
+    return data
+
+
 def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
-    """One puzzle as an offline page holds it: clues, solution and hint path.
+    """One puzzle as an offline page holds it: :func:`board_data` and the hint path.
 
     Raises :class:`InvalidPuzzleError` when the puzzle does not have exactly one solution
     (``solution``, when given, is trusted).
     """
-    if solution is None:
-        solution = unique_solution(puzzle)
+    data = board_data(puzzle, solution)
     state = Candidates.from_grid(puzzle)
     steps = []
     top = 0.0
@@ -92,14 +147,7 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
         steps.append({"hints": hint_texts(state, step), "step": step.to_dict(state)})
         top = max(top, step.rating)
     er = round(top, 1) if state.is_solved() else UNSOLVED_RATING
-    shape = puzzle.shape
-    return {
-        "key": f"{shape}:{puzzle.to_line()}",
-        "shape": str(shape),
-        "box_rows": shape.box_rows,
-        "box_cols": shape.box_cols,
-        "puzzle": list(puzzle.cells),
-        "solution": list(solution.cells),
+    data |= {
         "level": Level.of(er).name.lower(),
         "er": er,
         "steps": steps,
@@ -107,6 +155,7 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
         # in the server's order (empty when the path solves the puzzle)
         "reveal": reveal_order(state),
     }
+    return data
 
 
 def offline_page(puzzles: Sequence[dict[str, Any]]) -> str:

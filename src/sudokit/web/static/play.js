@@ -49,30 +49,46 @@
 
   // Geometry --------------------------------------------------------------------------------
 
-  function geometry(br, bc) {
-    var n = br * bc, size = n * n, units = [], unitsOf = [], peers = [];
+  // The houses, peers and nc relation of a game: from the layout a puzzle with rules carries
+  // (the page knows no rule of its own), else rows, columns and boxes.
+  function geometry(g) {
+    var br = g.br, bc = g.bc, lay = g.layout || null;
+    var n = br * bc, size = n * n, units = [], unitsOf = [], peers = [], related = [];
     var r, c, i, j;
-    for (r = 0; r < n; r++) { var row = []; for (c = 0; c < n; c++) row.push(r * n + c); units.push(row); }
-    for (c = 0; c < n; c++) { var col = []; for (r = 0; r < n; r++) col.push(r * n + c); units.push(col); }
-    for (var top = 0; top < n; top += br) {
-      for (var left = 0; left < n; left += bc) {
-        var box = [];
-        for (i = 0; i < br; i++) for (j = 0; j < bc; j++) box.push((top + i) * n + left + j);
-        units.push(box);
+    if (lay) {
+      units = lay.houses;
+      for (i = 0; i < size; i++) unitsOf.push([]);
+      units.forEach(function (unit, u) { unit.forEach(function (cell) { unitsOf[cell].push(u); }); });
+    } else {
+      for (r = 0; r < n; r++) { var row = []; for (c = 0; c < n; c++) row.push(r * n + c); units.push(row); }
+      for (c = 0; c < n; c++) { var col = []; for (r = 0; r < n; r++) col.push(r * n + c); units.push(col); }
+      for (var top = 0; top < n; top += br) {
+        for (var left = 0; left < n; left += bc) {
+          var box = [];
+          for (i = 0; i < br; i++) for (j = 0; j < bc; j++) box.push((top + i) * n + left + j);
+          units.push(box);
+        }
       }
-    }
-    for (i = 0; i < size; i++) {
-      r = Math.floor(i / n); c = i % n;
-      var b = Math.floor(r / br) * (n / bc) + Math.floor(c / bc);
-      unitsOf.push([r, n + c, 2 * n + b]);
+      for (i = 0; i < size; i++) {
+        r = Math.floor(i / n); c = i % n;
+        var b = Math.floor(r / br) * (n / bc) + Math.floor(c / bc);
+        unitsOf.push([r, n + c, 2 * n + b]);
+      }
     }
     for (i = 0; i < size; i++) {
       var seen = {};
       unitsOf[i].forEach(function (u) { units[u].forEach(function (p) { if (p !== i) seen[p] = true; }); });
+      if (lay) lay.neighbours[i].forEach(function (p) { seen[p] = true; });
       peers.push(Object.keys(seen).map(Number));
+      related.push(lay ? lay.related[i] : []);
     }
-    return { n: n, br: br, bc: bc, size: size, units: units, unitsOf: unitsOf, peers: peers };
+    return {
+      n: n, br: br, bc: bc, size: size, units: units, unitsOf: unitsOf, peers: peers,
+      neighbours: lay ? lay.neighbours : null, related: related, layout: lay, key: geoKey(g)
+    };
   }
+
+  function geoKey(g) { return g.br + "x" + g.bc + "|" + (g.rules || ""); }
 
   function cellName(cell) { var n = S.geo.n; return "r" + (Math.floor(cell / n) + 1) + "c" + (cell % n + 1); }
   function cellAt(rc) { return (rc[0] - 1) * S.geo.n + (rc[1] - 1); }
@@ -91,6 +107,7 @@
     return {
       key: p.key || p.puzzle.join(""),
       shape: p.shape, br: p.box_rows, bc: p.box_cols,
+      rules: p.rules || null, layout: p.layout || null,
       puzzle: p.puzzle.slice(), solution: p.solution.slice(),
       values: p.puzzle.slice(), marks: p.puzzle.map(function () { return 0; }),
       history: [], future: [], elapsed: 0, solved: false,
@@ -106,7 +123,7 @@
 
   function start(g) {
     S.game = g;
-    if (!S.geo || S.geo.br !== g.br || S.geo.bc !== g.bc) S.geo = geometry(g.br, g.bc);
+    if (!S.geo || S.geo.key !== geoKey(g)) S.geo = geometry(g);
     S.wrong = null;
     S.sel = Math.min(S.sel, S.geo.size - 1);
     var firstEmpty = g.values.indexOf(0);
@@ -223,6 +240,10 @@
   function allowed(cell) {
     var g = S.game, m = (1 << S.geo.n) - 1;
     S.geo.peers[cell].forEach(function (p) { if (g.values[p]) m &= ~bit(g.values[p]); });
+    S.geo.related[cell].forEach(function (p) {
+      var v = g.values[p];
+      if (v) m &= ~((v > 1 ? bit(v - 1) : 0) | (v < S.geo.n ? bit(v + 1) : 0));
+    });
     return m;
   }
 
@@ -237,12 +258,24 @@
     board.style.setProperty("--br", geo.br);
     board.style.setProperty("--bc", geo.bc);
     cells = [];
+    var lay = geo.layout, walls = {}, shaded = {};
+    if (lay) {
+      // the rules' borders replace the boxes' (a jigsaw's regions)
+      lay.borders.forEach(function (e) { walls[e.join(",")] = true; });
+      lay.windows.forEach(function (w) {
+        for (var y = w[1]; y < w[1] + w[2]; y++) for (var x = w[0]; x < w[0] + w[2]; x++) shaded[y * geo.n + x] = true;
+      });
+    }
     for (var i = 0; i < geo.size; i++) {
       var r = Math.floor(i / geo.n), c = i % geo.n;
       var el = document.createElement("div");
       el.className = "cell";
-      if (c === geo.n - 1) el.classList.add("last-c"); else if ((c + 1) % geo.bc === 0) el.classList.add("edge-r");
-      if (r === geo.n - 1) el.classList.add("last-r"); else if ((r + 1) % geo.br === 0) el.classList.add("edge-b");
+      var right = lay ? walls["v," + (c + 1) + "," + r] : (c + 1) % geo.bc === 0;
+      var below = lay ? walls["h," + c + "," + (r + 1)] : (r + 1) % geo.br === 0;
+      if (c === geo.n - 1) el.classList.add("last-c"); else if (right) el.classList.add("edge-r");
+      if (r === geo.n - 1) el.classList.add("last-r"); else if (below) el.classList.add("edge-b");
+      if (lay && lay.tints) { el.classList.add("tinted"); el.style.setProperty("--tint", lay.tints[i]); }
+      if (shaded[i]) { el.classList.add("window"); el.style.setProperty("--window", lay.window_tint); }
       el.setAttribute("role", "gridcell");
       el.id = "cell-" + i;
       el.dataset.cell = i;
@@ -251,6 +284,27 @@
     }
     $("overlay").setAttribute("viewBox", "0 0 " + geo.n + " " + geo.n);
     $("overlay").setAttribute("preserveAspectRatio", "none");
+    drawRules();
+  }
+
+  // What the rules add that cell borders and fills cannot show: the diagonals, and the rules
+  // in words under the board.
+  function drawRules() {
+    var geo = S.geo, lay = geo.layout, svg = $("rules-overlay"), text = $("rules-text");
+    svg.textContent = "";
+    svg.setAttribute("viewBox", "0 0 " + geo.n + " " + geo.n);
+    svg.setAttribute("preserveAspectRatio", "none");
+    if (lay && lay.diagonals) {
+      [[0, geo.n], [geo.n, 0]].forEach(function (x) {
+        var line = document.createElementNS(SVG, "line");
+        line.setAttribute("class", "diagonal");
+        line.setAttribute("x1", x[0]); line.setAttribute("y1", 0);
+        line.setAttribute("x2", x[1]); line.setAttribute("y2", geo.n);
+        svg.appendChild(line);
+      });
+    }
+    text.textContent = lay ? lay.statement : "";
+    text.hidden = !lay;
   }
 
   function buildPad() {
@@ -271,9 +325,11 @@
     }
   }
 
+  // Cells breaking a rule: a digit twice in a house, on two neighbour-rule peers (anti-knight,
+  // anti-king), or consecutive digits on cells the nc relation ties.
   function conflicts() {
-    var g = S.game, bad = {};
-    S.geo.units.forEach(function (unit) {
+    var g = S.game, geo = S.geo, bad = {};
+    geo.units.forEach(function (unit) {
       var at = {};
       unit.forEach(function (c) {
         var v = g.values[c];
@@ -281,6 +337,15 @@
         if (at[v] !== undefined) { bad[c] = true; bad[at[v]] = true; } else at[v] = c;
       });
     });
+    if (geo.layout) {
+      g.values.forEach(function (v, c) {
+        if (!v) return;
+        geo.neighbours[c].forEach(function (p) { if (g.values[p] === v) { bad[c] = true; bad[p] = true; } });
+        geo.related[c].forEach(function (p) {
+          if (g.values[p] && Math.abs(g.values[p] - v) === 1) { bad[c] = true; bad[p] = true; }
+        });
+      });
+    }
     return bad;
   }
 
