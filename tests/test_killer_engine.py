@@ -113,3 +113,30 @@ def test_killer_input_is_refused_by_name() -> None:
     big = Cages(25, [Cage((c,), 1 + c % 25) for c in range(625)])
     with pytest.raises(InvalidRulesError, match="killer cages are taken on sides up to 16"):
         Grid.empty(Shape(5, 5), rules=f"killer:{big}")
+
+
+KILLER4 = "killer:ABBC AADC EEDF EGGG / 6,5,6,5,9,1,8"
+
+
+def test_the_grid_forms_carry_killer_rules() -> None:
+    grid = Grid("3" + "." * 15, shape=Shape(2, 2), rules=KILLER4)
+    assert Grid(grid.to_json()) == grid and Grid(grid.to_json()).rules == grid.rules
+    assert Grid(grid.to_pretty()) == grid
+    from sudokit.formats.statement import rules_statement
+
+    assert "Killer: the digits of each dotted cage" in rules_statement(grid.rules, 4)
+
+
+def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
+    from sudokit.formats.fpuzzles import to_fpuzzles
+    from sudokit.formats.ipuz import to_ipuz
+    from sudokit.render.svg import svg
+
+    grid = Grid("." * 16, shape=Shape(2, 2), rules=KILLER4)
+    for layer, call in (
+        ("drawing", svg),
+        ("the f-puzzles form", to_fpuzzles),
+        ("the ipuz form", to_ipuz),
+    ):
+        with pytest.raises(InvalidRulesError, match=f"{layer} does not read killer cages yet"):
+            call(grid)

@@ -35,7 +35,7 @@ from ._shape import MAX_SIDE, Shape, cell_name
 from .cages import Cages
 from .errors import InvalidRulesError
 
-__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry"]
+__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "refuse_cages"]
 
 #: The rule sets sudokit knows, each with what it means (for docs and the command line).
 RULES: Final[dict[str, str]] = {
@@ -475,6 +475,17 @@ class Geometry:
             for cage in cages:
                 ints += (len(cage.cells), cage.total, *cage.cells)
         return b"".join(i.to_bytes(4, "little") for i in ints)
+
+
+def refuse_cages(rules: Rules, what: str) -> None:
+    """Refuse killer cages where ``what`` (a layer of sudokit that reads the rules' houses and
+    peers but not yet the cages' sums) would otherwise treat a killer puzzle as if the sums
+    were not there."""
+    if rules.cages is not None:
+        raise InvalidRulesError(
+            f"{what} does not read killer cages yet; these rules have them "
+            f"({_shorten(str(rules))!r})"
+        )
 
 
 def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:

@@ -41,7 +41,7 @@ from .._grid import Grid
 from .._shape import Shape, cell_name
 from .._text import shared_shape
 from ..errors import InvalidPuzzleError, InvalidRulesError, InvalidShapeError
-from ..rules import Rules, geometry
+from ..rules import Rules, geometry, refuse_cages
 from .lzstring import compress_to_base64, decompress_from_base64
 from .statement import rules_statement
 
@@ -116,6 +116,7 @@ def to_fpuzzles(
     are written when given."""
     grid = Grid.of(grid)
     shape, rules, n = grid.shape, grid.rules, grid.shape.n
+    refuse_cages(rules, "the f-puzzles form")
     regions: tuple[int, ...] | None = rules.regions
     if regions is None and (shape.box_rows, shape.box_cols) != default_box(n):
         regions = tuple(shape.box_of(c) for c in range(shape.size))

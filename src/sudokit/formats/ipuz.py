@@ -33,7 +33,7 @@ from .._grid import Grid
 from .._shape import Shape, cell_name
 from .._text import DEFAULT_ALPHABET
 from ..errors import InvalidPuzzleError, InvalidRulesError
-from ..rules import Rules, geometry
+from ..rules import Rules, geometry, refuse_cages
 from .fpuzzles import default_box, shape_and_regions
 from .statement import rules_statement
 
@@ -60,6 +60,7 @@ def to_ipuz(
     given."""
     grid = Grid.of(grid)
     shape, rules, n = grid.shape, grid.rules, grid.shape.n
+    refuse_cages(rules, "the ipuz form")
     out: dict[str, Any] = {"version": _VERSION, "kind": [IPUZ_KIND]}
     if title is not None:
         out["title"] = title

@@ -26,6 +26,8 @@ def rules_statement(rules: Rules, n: int) -> str:
     parts = []
     if rules.regions is not None:
         parts.append(f"Jigsaw: each outlined region holds {digits} (it replaces the boxes).")
+    if rules.cages is not None:
+        parts.append("Killer: the digits of each dotted cage differ and add up to its sum.")
     for name in rules.extras:
         parts.append(
             {

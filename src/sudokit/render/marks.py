@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from .._shape import Shape
 from ..formats.statement import rules_statement
-from ..rules import Rules, geometry
+from ..rules import Rules, geometry, refuse_cages
 
 __all__ = ["GROUP_TINTS", "WINDOW_TINT", "RuleMarks", "rule_marks", "wrap"]
 
@@ -69,6 +69,7 @@ class RuleMarks:
 @lru_cache(maxsize=256)
 def rule_marks(shape: Shape, rules: Rules) -> RuleMarks:
     """The marks of ``rules`` on ``shape`` (InvalidRulesError if they do not fit it)."""
+    refuse_cages(rules, "drawing")
     geo = geometry(shape, rules)
     n = shape.n
     if rules.regions is not None:
