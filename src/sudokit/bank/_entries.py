@@ -45,6 +45,7 @@ from ..formats.records import make_record
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
 from ..rating import Level, Rating, hodoku, rate
+from ..rules import Rules
 from ._stated import YES_NO, Stated, stated_in_text, stated_of
 
 __all__ = [
@@ -95,6 +96,7 @@ class Entry(NamedTuple):
     source: str
     seed: int | None
     index: int | None  # type: ignore[assignment]  # the generator's index, not tuple.index
+    rules: str = "classic"  # the rules' text form (sudokit.rules.Rules)
 
     @property
     def level(self) -> Level:
@@ -151,6 +153,7 @@ def stored_rows(
             source,
             None if seed is None else str(seed),  # as text: 64-bit unsigned
             index,  # seq
+            rules,
             added,
             rand(),
         )
@@ -173,6 +176,7 @@ def stored_rows(
             source,
             seed,
             index,
+            rules,
         ) in entries
     ]
 
@@ -208,6 +212,7 @@ ROW_COLUMNS = (
     "source",
     "seed",
     "seq",
+    "rules",
 )
 
 
@@ -443,6 +448,7 @@ def _prepare_lines(
                         f"{name}:{line}",
                         int(seed),
                         int(index),
+                        "classic",
                     )
                 )
             )
@@ -547,6 +553,7 @@ def entry_of(
         source=source,
         seed=seed,
         index=index,
+        rules=str(puzzle.rules),
     )
 
 
@@ -649,16 +656,17 @@ def _line(grid: Grid) -> str:
     return grid.to_line()
 
 
-def grid_of_line(text: str, shape: Shape) -> Grid:
+def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
     """A grid as the bank stored it (its one-line form, ``Grid.to_line``'s symbols): read
     through the parser's own table of those symbols, else by the parser. The form and the
     values' range are checked, conflicts are not: the grid was checked when it was stored (a
-    random pick of the service reads three)."""
+    random pick of the service reads three). ``rules``: those it keeps, when not classic."""
     if len(text) == shape.size:
         cells = decode(text, symbols(shape.n, DEFAULT_ALPHABET))
         if cells is not None:
-            return Grid.unchecked(shape, cells)
-    return parse_grid(text, shape=shape, allow_conflicts=True)
+            return Grid.unchecked(shape, cells, rules=rules)
+    grid = parse_grid(text, shape=shape, allow_conflicts=True)
+    return grid if rules is None else Grid.unchecked(shape, grid.cells, rules=rules)
 
 
 def _entry(
@@ -692,6 +700,7 @@ def _entry(
         item.where,
         rating,
         techniques,
+        str(grid.rules),
     )
 
 
@@ -708,11 +717,12 @@ def _assemble(
     where: str,
     rating: Rating | None = None,
     techniques: tuple[str, ...] | None = None,
+    rules: str = "classic",
 ) -> Entry:
-    """The entry of a unique puzzle of ``shape`` (``shown`` its text, ``symmetry`` that of
-    its clue pattern), from its canonical form, that form's solution and id, what its record
-    states (``s``), and its ``rating`` when computed here (else the stated one: ``s`` has
-    one)."""
+    """The entry of a unique puzzle of ``shape`` under ``rules`` (their text; ``shown`` its
+    text, ``symmetry`` that of its clue pattern), from its canonical form, that form's
+    solution and id, what its record states (``s``), and its ``rating`` when computed here
+    (else the stated one: ``s`` has one)."""
     if rating is None:
         assert s.er is not None and s.ep is not None and s.ed is not None, "a stated rating"
         er, ep, ed, hardest, grade = s.er, s.ep, s.ed, s.hardest, None
@@ -739,6 +749,7 @@ def _assemble(
         where,
         s.seed if s.index is not None else None,
         s.index if s.seed is not None else None,
+        rules,
     )
 
 
