@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from sudokit import Grid, Shape, random_grid
 from sudokit.bank import Bank, Entry, Filters, entry_of
-from sudokit.canon import canonical_id
+from sudokit.canon import canonical, canonical_id
 from sudokit.engine import is_unique, unique_solution
 from sudokit.errors import InvalidRulesError
 from sudokit.rating import Rating
@@ -104,3 +104,47 @@ def test_filters_read_rules_text() -> None:
     assert Filters(rules="hyper").rules == Rules("windoku")
     with pytest.raises(InvalidRulesError, match="unknown rule 'bogus'"):
         Filters(rules="bogus")
+
+
+JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
+
+
+def test_records_with_rules_are_prepared_under_them() -> None:
+    # A batch of records mixing rules: each is checked, put in canonical form and solved
+    # under its own rules (a jigsaw's clues may repeat a digit in a box: boxes are no houses).
+    from sudokit.bank._entries import Pending, prepare_many
+    from sudokit.formats import Record
+
+    jig = _unique_under("jigsaw:" + JIGSAW9, 8)
+    grids = [_unique_under("x", 9), jig, _unique_under("classic", 10), _unique_under("x", 11)]
+    items: list[Pending | Record] = [
+        Pending(Record(i, g, None, g.to_line(), "line", "ED=1.2/1.2/1.2"), f"t:{i}")
+        for i, g in enumerate(grids, 1)
+    ]
+    done = prepare_many(items)
+    assert all(isinstance(d, Entry) for d in done), done
+    entries = [d for d in done if isinstance(d, Entry)]
+    assert [e.rules for e in entries] == [str(g.rules) for g in grids]
+    assert [e.id for e in entries] == [canonical_id(g) for g in grids]
+    for e, g in zip(entries, grids, strict=True):
+        form = canonical(g).grid
+        assert e.puzzle == form.to_line() and e.shown == g.to_line()
+        assert e.solution == unique_solution(form).to_line()
+
+
+def test_a_jigsaw_reads_back_with_its_layouts(bank_url: str) -> None:
+    from sudokit.bank._entries import Pending, prepare_many
+    from sudokit.formats import Record
+
+    jig = _unique_under("jigsaw:" + JIGSAW9, 8)
+    item = Pending(Record(1, jig, None, jig.to_line(), "line", "ED=1.2/1.2/1.2"), "t:1")
+    (entry,) = prepare_many([item])
+    assert isinstance(entry, Entry)
+    with Bank(bank_url) as bank:
+        list(bank.add([entry]))
+        (stored,) = bank.query(Filters(rules=jig.rules))
+    assert stored.shown == jig and stored.rules == jig.rules
+    assert stored.puzzle == canonical(jig).grid  # the canonical layout
+    assert stored.solution == unique_solution(stored.puzzle)
+    puzzle, solution = stored.isomorph(random.Random(1))
+    assert canonical_id(puzzle) == stored.id and unique_solution(puzzle) == solution

@@ -38,7 +38,7 @@ from ..canon import (
 )
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
-from ..errors import NotUniqueError
+from ..errors import InvalidRulesError, NotUniqueError
 from ..formats import Lines, PuzzleSource, Record, RecordReader, parse_grid, raw_pieces
 from ..formats.comments import GENERATED_COMMENT
 from ..formats.records import make_record
@@ -585,10 +585,11 @@ def _prepare_many(
     items: list[Pending | Record], rerate: bool, defer: bool
 ) -> list[Entry | Refusal | Unrated]:
     out: list[Entry | Refusal | Unrated | None] = [None] * len(items)
-    by_shape: dict[Shape, tuple[list[int], list[Pending]]] = {}
+    by_shape: dict[tuple[Shape, Rules], tuple[list[int], list[Pending]]] = {}
     for i, item in enumerate(items):
-        if isinstance(item, Pending):
-            at, group = by_shape.setdefault(item.grid.shape, ([], []))
+        if isinstance(item, Pending):  # a batch is of one shape and one set of rules
+            grid = item.grid
+            at, group = by_shape.setdefault((grid.shape, grid.rules), ([], []))
             at.append(i)
             group.append(item)
         else:
@@ -612,18 +613,20 @@ def _prepare_shape(
     shape, solutions, counts = search_batch(forms, 2)
     ids = ids_of_canonical(forms)
     size = shape.size
+    rules = grids[0].rules if grids and type(grids[0]) is not Grid else None
     out: list[Entry | Refusal | Unrated] = []
     for k, (item, form, count) in enumerate(zip(items, forms, counts, strict=True)):
         if count != 1:
             out.append(_unsolvable(item, count))
             continue
-        solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
+        solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size], rules=rules)
         out.append(_entry(item, form, ids[k], solution, rerate, defer))
     return out
 
 
 def _prepare_one(item: Pending, rerate: bool, defer: bool) -> Entry | Refusal | Unrated:
-    if conflict_reason(item.grid.shape, item.grid.cells) is not None:
+    grid = item.grid  # a grid with rules was checked under them when it was made
+    if type(grid) is Grid and conflict_reason(grid.shape, grid.cells) is not None:
         return _unsolvable(item, 0)
     form = canonical(item.grid).grid
     try:
@@ -686,7 +689,10 @@ def _entry(
         rating = replace(full, steps=(), hodoku=hodoku(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:
-        minimal = is_minimal(form, solution)
+        try:
+            minimal = is_minimal(form, solution)
+        except InvalidRulesError:  # the generator does not read these rules yet
+            minimal = None  # not established, as the column allows
     return _assemble(
         s,
         id,

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from .. import generator
 from .._grid import Grid
 from .._shape import Shape
-from ..canon import Transform, random_isomorph
+from ..canon import Transform, canonical, random_isomorph
 from ..difficulty import step_names
 from ..engine import unique_solution
 from ..rating import Level, Rating
@@ -163,6 +163,9 @@ def hardest_first(
 def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
     shape = Shape.parse(row.shape)
     rules = CLASSIC if row.rules == "classic" else Rules.parse(row.rules)
+    shown = grid_of_line(row.shown, shape, rules)
+    # the rules column is the shown form's; a jigsaw's canonical form has its layout moved
+    form_rules = rules if rules.regions is None else canonical(shown).grid.rules
     grade = None
     if row.hodoku_level is not None and row.hodoku_score is not None:
         from ..logic.hodoku import HodokuGrade
@@ -173,9 +176,9 @@ def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
     return Stored(
         id=row.id,
         shape=shape,
-        puzzle=grid_of_line(row.puzzle, shape, rules),
-        solution=grid_of_line(row.solution, shape, rules),
-        shown=grid_of_line(row.shown, shape, rules),
+        puzzle=grid_of_line(row.puzzle, shape, form_rules),
+        solution=grid_of_line(row.solution, shape, form_rules),
+        shown=shown,
         symmetry=row.symmetry,
         minimal=row.minimal,
         rating=rating,
