@@ -52,6 +52,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from . import _canon
 from ._grid import Grid, batch_shape, conflict_reason, grids_of
@@ -373,6 +374,8 @@ class _Group:
     elements: tuple[tuple[bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
     members: frozenset[tuple[bool, tuple[int, ...], tuple[int, ...]]]
     relabel: bool
+    #: For each element, what takes a grid's cells to the image's (made once).
+    getters: tuple[itemgetter[Any], ...] = ()
 
 
 def _group_key(rules: Rules) -> tuple[tuple[str, ...], bool]:
@@ -410,23 +413,22 @@ def _group(shape: Shape, extras: tuple[str, ...], jigsaw: bool) -> _Group:
                 if _keeps(structure, src):
                     elements.append((transpose, ro, co, src))
     members = frozenset((t, r, c) for t, r, c, _ in elements)
-    return _Group(tuple(elements), members, "nc" not in extras)
+    getters = tuple(itemgetter(*src) for _t, _r, _c, src in elements)
+    return _Group(tuple(elements), members, "nc" not in extras, getters)
 
 
 def _first_labels(image: bytes, n: int) -> bytes:
     """The translation table that relabels ``image`` in order of first appearance (unused
-    digits after the used ones, in their order): the least text of its relabellings."""
-    table = bytearray(range(256))
-    k = 0
-    for d in dict.fromkeys(image):
-        if d:
-            k += 1
-            table[d] = k
-    for d in range(1, n + 1):
-        if d not in image:
-            k += 1
-            table[d] = k
-    return bytes(table)
+    digits after the used ones, in their order): the least text of its relabellings. Made
+    by C-level calls only: the search makes one for every element of the group."""
+    seen = bytes(dict.fromkeys(image)).replace(b"\0", b"")
+    if len(seen) < n:
+        seen += bytes(d for d in range(1, n + 1) if d not in seen)
+    return bytes.maketrans(seen, _LABELS[1 : n + 1])
+
+
+#: The labels 0..255, for :func:`_first_labels`.
+_LABELS = bytes(range(256))
 
 
 def _rules_canonical(grid: Grid) -> Canonical:
@@ -441,11 +443,11 @@ def _rules_canonical(grid: Grid) -> Canonical:
     hits = 0
     chosen: tuple[bool, tuple[int, ...], tuple[int, ...], bytes] | None = None
     unused = n - len(set(cells) - {0})
-    for transpose, ro, co, src in group.elements:
-        image = bytes(itemgetter(*src)(cells))
+    for (transpose, ro, co, _src), get in zip(group.elements, group.getters, strict=True):
+        image = bytes(get(cells))
         layout = b""
         if regions is not None:
-            moved = bytes(itemgetter(*src)(regions))
+            moved = bytes(get(regions))
             layout = moved.translate(_first_labels(moved, n))
         tables = (_first_labels(image, n),) if group.relabel else (identity, reverse)
         for table in tables:
