@@ -101,12 +101,12 @@ def test_a_bank_from_a_newer_sudokit_is_refused_untouched(
         list(bank.add([from_generated(rated[0])]))
     engine = _engine(bank_url)
     with engine.begin() as conn:
-        conn.execute(sa.text("UPDATE meta SET value = '3' WHERE key = 'schema'"))
+        conn.execute(sa.text("UPDATE meta SET value = '99' WHERE key = 'schema'"))
     engine.dispose()
     before = Path(bank_url).read_bytes() if "://" not in bank_url else b""
     with pytest.raises(BankError) as e:
         Bank(bank_url)
-    assert f"written by a newer sudokit (schema 3; this one reads up to {SCHEMA_VERSION})" in str(
+    assert f"written by a newer sudokit (schema 99; this one reads up to {SCHEMA_VERSION})" in str(
         e.value
     )
     assert _scalar(bank_url, "SELECT count(*) FROM puzzles") == 1

@@ -167,17 +167,19 @@ def test_a_schema_1_bank_is_upgraded_with_its_rows(bank_url: str) -> None:
     with engine.begin() as conn:  # back to schema 1: its indexes, its version
         for name, columns in _SCHEMA_1_INDEXES.items():
             conn.execute(sa.text(f"CREATE INDEX {name} ON puzzles ({columns})"))
+        conn.execute(sa.text("ALTER TABLE puzzles DROP COLUMN rules"))  # added by schema 3
         conn.execute(sa.text("UPDATE meta SET value = '1' WHERE key = 'schema'"))
     engine.dispose()
     assert _indexes(bank_url) == {"ix_puzzles_level_rkey", *_SCHEMA_1_INDEXES}
     with Bank(bank_url) as bank:
         assert bank.count() == 30
+        assert bank.count(Filters(rules="classic")) == 30  # old rows are classic
     assert _indexes(bank_url) == {"ix_puzzles_level_rkey"}
     engine = _engine(bank_url)
     with engine.connect() as conn:
         version = conn.execute(sa.text("SELECT value FROM meta WHERE key = 'schema'")).scalar()
     engine.dispose()
-    assert version == str(SCHEMA_VERSION) == "2"
+    assert version == str(SCHEMA_VERSION) == "3"
 
 
 def test_random_picks_without_a_level_are_one_scan_in_key_order(tmp_path: Path) -> None:

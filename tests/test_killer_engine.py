@@ -133,7 +133,11 @@ def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
     from sudokit.render.svg import svg
 
     grid = Grid("." * 16, shape=Shape(2, 2), rules=KILLER4)
+    from sudokit import canonical, canonical_id
+
     for layer, call in (
+        ("canonical forms", canonical),
+        ("canonical forms", canonical_id),
         ("drawing", svg),
         ("the f-puzzles form", to_fpuzzles),
         ("the ipuz form", to_ipuz),

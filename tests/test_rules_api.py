@@ -17,8 +17,6 @@ from sudokit import (
     InvalidRulesError,
     Rules,
     Shape,
-    canonical,
-    canonical_id,
     count_many,
     count_solutions,
     is_unique,
@@ -167,8 +165,6 @@ def test_layers_without_rules_refuse_them() -> None:
         "rating": lambda: rate(puzzle),
         "the logic engine": lambda: solve_path(puzzle),
         "the logic engine ": lambda: hint(puzzle),
-        "canonical forms": lambda: canonical(puzzle),
-        "canonical forms ": lambda: canonical_id(puzzle),
         "the generator": lambda: minimise(puzzle, solution, seed=1),
         "the generator ": lambda: is_minimal(puzzle, solution),
     }

@@ -117,6 +117,14 @@ def _declared(
         Literal[tuple(SYMMETRIES)] | None,  # type: ignore[valid-type]
         Query(description="The clue pattern's symmetry: " + ", ".join(SYMMETRIES) + "."),
     ] = None,
+    rules: Annotated[
+        str | None,
+        Query(
+            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>' (default "
+            "classic).",
+            max_length=4096,
+        ),
+    ] = None,
 ) -> None:
     """Never called: only its schema is read."""
 

@@ -15,6 +15,12 @@ Terms:
 - The **canonical form** (the Sudoku forum's "minlex") is the image of a grid, among all group
   elements, whose text is smallest. Isomorphic grids have the same canonical form and no others
   do. Digits that the grid does not use get the labels after the used ones, in their order.
+- A grid with **rules** (:mod:`sudokit.rules`) has its canonical form under the part of the
+  group that keeps the rules (their *stabiliser*, docs/canon.md derives it per rule): for
+  ``x`` the maps that send the two diagonals onto each other, for ``nc`` geometric maps with
+  the digits kept or reversed only, for a jigsaw the eight maps of the square moving layout
+  and clues together; the least image is defined as for classic (a jigsaw's relabelled
+  layout breaks ties). Its id names the rules (``9x9-x-...``); classic ids are unchanged.
 - The **automorphisms** of a grid are the group elements that map it onto itself (there is
   always one, the identity; the empty 9x9 grid has ``2 * 6**8 * 9!``).
 
@@ -39,16 +45,20 @@ True
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from . import _canon
-from ._grid import Grid, batch_shape, conflict_reason, grids_of, require_classic
+from ._grid import Grid, batch_shape, conflict_reason, grids_of
 from ._shape import Shape
 from .errors import InvalidPuzzleError
+from .rules import Geometry, Rules, geometry, refuse_cages
 
 __all__ = [
     "Canonical",
@@ -200,8 +210,12 @@ class Transform:
         if grid.shape != self.shape:
             raise ValueError(f"a transform of {self.shape} grids cannot map a {grid.shape} grid")
         table = bytes(self.digits) + bytes(range(self.shape.n + 1, 256))
-        moved = bytes(itemgetter(*self._sources())(grid.cells))  # 16 cells or more: a tuple
-        return Grid.unchecked(self.shape, moved.translate(table))
+        sources = self._sources()
+        moved = bytes(itemgetter(*sources)(grid.cells))  # 16 cells or more: a tuple
+        if type(grid) is Grid:
+            return Grid.unchecked(self.shape, moved.translate(table))
+        rules = _moved_rules(self, grid.rules, sources)
+        return Grid.unchecked(self.shape, moved.translate(table), rules=rules)
 
     def inverse(self) -> Transform:
         """The transform that undoes this one: ``t.inverse().apply(t.apply(g)) == g``."""
@@ -260,6 +274,224 @@ def _refused(grid: Grid, error: ValueError) -> Exception:
     return error
 
 
+# --- Canonical forms under rules ------------------------------------------------------------
+#
+# Rules beyond the classic ones keep only part of the Sudoku group: the elements that map the
+# rules' houses onto houses, neighbours onto neighbours and related cells onto related cells
+# (the rules' *stabiliser*). docs/canon.md derives each rule's group; here it is found once per
+# (shape, rules) as every element of a small candidate set that passes that exact check. The
+# candidates: row orders (and column orders likewise) that keep, beside the bands, one relation
+# between lines per rule (a necessary condition each rule puts on the lines, derived in
+# docs/canon.md), crossed with each other and with transposition.
+
+
+def _line_label(rule: str, i: int, j: int, n: int, block: int) -> object:
+    """What a geometric map must keep about lines ``i`` and ``j`` of an axis of ``n`` lines in
+    blocks of ``block`` (a necessary condition of keeping ``rule``)."""
+    if rule == "x":
+        return i + j == n - 1  # mirror pairs go to mirror pairs
+    if rule == "windoku":
+        b = math.isqrt(n)
+
+        def group(k: int) -> int:
+            return -1 if k % (b + 1) == 0 else k // (b + 1)
+
+        return group(i) == group(j)
+    if rule == "dg":
+        return i % block == j % block
+    if rule == "antiknight":
+        return abs(i - j) in (1, 2)
+    return abs(i - j) == 1  # antiking, nc, jigsaw's layout: neighbours stay neighbours
+
+
+def _line_orders(n: int, block: int, rules: tuple[str, ...]) -> list[tuple[int, ...]]:
+    """Every order of ``n`` lines in blocks of ``block`` (whole blocks moved, lines only inside
+    theirs) that keeps the relation each of ``rules`` puts on lines."""
+    labels = [
+        [
+            (i // block == j // block, *(_line_label(r, i, j, n, block) for r in rules))
+            for j in range(n)
+        ]
+        for i in range(n)
+    ]
+    out: list[tuple[int, ...]] = []
+    order: list[int] = []
+    used = [False] * n
+
+    def place(k: int) -> None:
+        if k == n:
+            out.append(tuple(order))
+            return
+        for src in range(n):
+            if used[src] or labels[src][src] != labels[k][k]:
+                continue
+            if any(labels[order[j]][src] != labels[j][k] for j in range(k)):
+                continue
+            used[src] = True
+            order.append(src)
+            place(k + 1)
+            order.pop()
+            used[src] = False
+
+    place(0)
+    return out
+
+
+def _sources_of(
+    n: int, transpose: bool, rows: tuple[int, ...], cols: tuple[int, ...]
+) -> tuple[int, ...]:
+    if transpose:
+        return tuple(c * n + r for r in rows for c in cols)
+    return tuple(r * n + c for r in rows for c in cols)
+
+
+def _structure(geo: Geometry) -> tuple[frozenset[frozenset[int]], ...]:
+    """What a map must keep of ``geo``: its houses (a jigsaw's regions aside: they move with
+    the clues), its neighbour pairs, its related pairs."""
+    n = geo.n
+    jigsaw = geo.rules.regions is not None
+    houses = frozenset(
+        frozenset(h) for k, h in enumerate(geo.houses) if not (jigsaw and 2 * n <= k < 3 * n)
+    )
+    neighbours = frozenset(frozenset((c, p)) for c in range(geo.size) for p in geo.neighbours[c])
+    related = frozenset(frozenset((c, p)) for c in range(geo.size) for p in geo.related[c])
+    return houses, neighbours, related
+
+
+def _keeps(structure: tuple[frozenset[frozenset[int]], ...], sources: tuple[int, ...]) -> bool:
+    """Whether the map taking cell ``sources[k]`` to cell ``k`` keeps ``structure``."""
+    dest = [0] * len(sources)
+    for k, s in enumerate(sources):
+        dest[s] = k
+    return all(frozenset(dest[c] for c in part) in kind for kind in structure for part in kind)
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """The geometric part of the group that keeps one rule set on one shape, and its digit
+    maps: every relabelling (``relabel``) or, under ``nc``, only identity and reversal."""
+
+    elements: tuple[tuple[bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    members: frozenset[tuple[bool, tuple[int, ...], tuple[int, ...]]]
+    relabel: bool
+    #: For each element, what takes a grid's cells to the image's (made once).
+    getters: tuple[itemgetter[Any], ...] = ()
+
+
+def _group_key(rules: Rules) -> tuple[tuple[str, ...], bool]:
+    refuse_cages(rules, "canonical forms")  # their sums forbid relabelling; not derived yet
+    return rules.extras, rules.regions is not None
+
+
+@lru_cache(maxsize=128)
+def _group(shape: Shape, extras: tuple[str, ...], jigsaw: bool) -> _Group:
+    """The stabiliser of ``extras`` (and, for a jigsaw, of nothing more: its layout moves with
+    the clues, so only the eight maps of the square are used) in the Sudoku group of ``shape``."""
+    n = shape.n
+    square = shape.box_rows == shape.box_cols
+    line_rules = (*extras, "jigsaw") if jigsaw else extras
+    rows = _line_orders(n, shape.box_rows, line_rules)
+    cols = _line_orders(n, shape.box_cols, line_rules)
+    mirror = tuple(range(n - 1, -1, -1))
+    if jigsaw:  # the eight maps of the square (those of them that keep the bands)
+        ident = tuple(range(n))
+        rows = [o for o in rows if o in (ident, mirror)]
+        cols = [o for o in cols if o in (ident, mirror)]
+    # any layout will do for a jigsaw's check: its regions are left out of it
+    layout = tuple(c // n for c in range(n * n)) if jigsaw else None
+    rules = Rules.of(extras, regions=layout)
+    structure = _structure(geometry(shape, rules))
+    col_set = set(cols)
+    elements = []
+    for transpose in (False, True) if square else (False,):
+        for ro in rows:
+            if "x" in extras:  # columns follow rows, mirrored or not (docs/canon.md)
+                partners = [co for co in (ro, tuple(mirror[i] for i in ro)) if co in col_set]
+            else:
+                partners = cols
+            for co in partners:
+                src = _sources_of(n, transpose, ro, co)
+                if _keeps(structure, src):
+                    elements.append((transpose, ro, co, src))
+    members = frozenset((t, r, c) for t, r, c, _ in elements)
+    getters = tuple(itemgetter(*src) for _t, _r, _c, src in elements)
+    return _Group(tuple(elements), members, "nc" not in extras, getters)
+
+
+def _first_labels(image: bytes, n: int) -> bytes:
+    """The translation table that relabels ``image`` in order of first appearance (unused
+    digits after the used ones, in their order): the least text of its relabellings. Made
+    by C-level calls only: the search makes one for every element of the group."""
+    seen = bytes(dict.fromkeys(image)).replace(b"\0", b"")
+    if len(seen) < n:
+        seen += bytes(d for d in range(1, n + 1) if d not in seen)
+    return bytes.maketrans(seen, _LABELS[1 : n + 1])
+
+
+#: The labels 0..255, for :func:`_first_labels`.
+_LABELS = bytes(range(256))
+
+
+def _rules_canonical(grid: Grid) -> Canonical:
+    """:func:`canonical` of a grid with rules: the least image over the rules' group."""
+    shape, rules, cells = grid.shape, grid.rules, grid.cells
+    n = shape.n
+    group = _group(shape, *_group_key(rules))
+    reverse = bytes([0, *range(n, 0, -1)]) + bytes(range(n + 1, 256))
+    identity = bytes(range(256))
+    regions = None if rules.regions is None else bytes(k + 1 for k in rules.regions)
+    best: tuple[bytes, bytes] | None = None
+    hits = 0
+    chosen: tuple[bool, tuple[int, ...], tuple[int, ...], bytes] | None = None
+    unused = n - len(set(cells) - {0})
+    for (transpose, ro, co, _src), get in zip(group.elements, group.getters, strict=True):
+        image = bytes(get(cells))
+        layout = b""
+        if regions is not None:
+            moved = bytes(get(regions))
+            layout = moved.translate(_first_labels(moved, n))
+        tables = (_first_labels(image, n),) if group.relabel else (identity, reverse)
+        for table in tables:
+            key = (image.translate(table), layout)
+            if best is None or key < best:
+                best, hits, chosen = key, 1, (transpose, ro, co, table)
+            elif key == best:
+                hits += 1
+    assert best is not None and chosen is not None
+    transpose, ro, co, table = chosen
+    if group.relabel:
+        hits *= math.factorial(unused)
+    canonical_rules = rules
+    if regions is not None:
+        canonical_rules = Rules.of(rules.extras, regions=[k - 1 for k in best[1]])
+    transform = Transform._trusted(shape, transpose, ro, co, tuple(table[: n + 1]))
+    return Canonical(Grid.unchecked(shape, best[0], rules=canonical_rules), transform, hits)
+
+
+def _moved_rules(t: Transform, rules: Rules, sources: list[int]) -> Rules:
+    """The rules of a grid with ``rules`` after ``t``: a jigsaw's layout moves with the clues;
+    ValueError when ``t`` is not in the group that keeps the rules."""
+    group = _group(t.shape, *_group_key(rules))
+    if (t.transpose, t.rows, t.cols) not in group.members:
+        raise ValueError(
+            f"the transform does not keep the rules {_rules_text(rules)!r}: it is not in "
+            "their group (see docs/canon.md)"
+        )
+    n = t.shape.n
+    if not group.relabel and t.digits not in (tuple(range(n + 1)), (0, *range(n, 0, -1))):
+        raise ValueError(
+            "under nc a transform may only keep the digits or reverse them (d -> n+1-d)"
+        )
+    if rules.regions is None:
+        return rules
+    return Rules.of(rules.extras, regions=[rules.regions[s] for s in sources])
+
+
+def _rules_text(rules: Rules) -> str:
+    """The rules as an id shows them: names joined by '.', a jigsaw without its map."""
+    return ".".join((["jigsaw"] if rules.regions is not None else []) + list(rules.extras))
+
+
 def canonical(grid: Grid | str) -> Canonical:
     """The canonical form of ``grid`` (a puzzle or a complete grid, of any shape), a transform
     that maps ``grid`` onto it, and the number of automorphisms of ``grid``.
@@ -275,7 +507,8 @@ def canonical(grid: Grid | str) -> Canonical:
     3072
     """
     grid = Grid.of(grid)
-    require_classic(grid, "canonical forms")
+    if type(grid) is not Grid:
+        return _rules_canonical(grid)
     shape = grid.shape
     try:
         m = _canon.minlex(shape.box_rows, shape.box_cols, grid.cells)
@@ -298,7 +531,8 @@ def canonical_many(grids: Iterable[Grid | str]) -> list[Grid]:
     if not batch:
         return []
     shape = batch_shape(batch)  # one shape and one set of rules
-    require_classic(batch[0], "canonical forms")
+    if type(batch[0]) is not Grid:
+        return [_rules_canonical(g).grid for g in batch]
     try:
         out = _canon.minlex_many(shape.box_rows, shape.box_cols, b"".join(g.cells for g in batch))
     except ValueError as e:
@@ -360,6 +594,15 @@ def ids_of_canonical(grids: Sequence[Grid]) -> list[str]:
         head = heads.get(shape)
         if head is None:
             head = heads[shape] = _id_head(shape)
+        if type(g) is not Grid:  # rules: in the digest and, named, in the tag
+            rules = g.rules
+            digests.append(
+                hashlib.blake2b(
+                    head[0] + f"{rules}:".encode("ascii") + g.cells, digest_size=16
+                ).digest()
+            )
+            tags.append(f"{head[1]}{_rules_text(rules)}-")
+            continue
         digests.append(hashlib.blake2b(head[0] + g.cells, digest_size=16).digest())
         tags.append(head[1])
     keys = _canon.base32_keys("", b"".join(digests), 16)
@@ -467,6 +710,8 @@ def random_isomorph(
     shape = grid.shape
     if symmetry is None:
         symmetry = symmetries_of_cells(shape.n, grid.cells)[0]
+    if type(grid) is not Grid:
+        return _rules_isomorph(grid, rng, symmetry)
     digits = list(range(1, shape.n + 1))
     rng.shuffle(digits)
     square = shape.box_rows == shape.box_cols
@@ -479,6 +724,29 @@ def random_isomorph(
         t = Transform(shape, False, tuple(range(shape.n)), tuple(range(shape.n)), (0, *digits))
         made = t.apply(grid)
     return t, made
+
+
+def _rules_isomorph(grid: Grid, rng: random.Random, symmetry: str) -> tuple[Transform, Grid]:
+    """:func:`random_isomorph` of a grid with rules: a random element of the rules' group
+    whose image keeps the clue pattern's symmetry (drawn until one does; the identity's
+    geometry always does), digits relabelled at random (under nc: reversed or not)."""
+    shape = grid.shape
+    n = shape.n
+    group = _group(shape, *_group_key(grid.rules))
+    if group.relabel:
+        labels = list(range(1, n + 1))
+        rng.shuffle(labels)
+        digits = (0, *labels)
+    else:
+        digits = rng.choice([tuple(range(n + 1)), (0, *range(n, 0, -1))])
+    for _ in range(16):
+        transpose, rows, cols, _src = rng.choice(group.elements)
+        t = Transform(shape, transpose, rows, cols, digits)
+        made = t.apply(grid)
+        if symmetries_of_cells(n, made.cells)[0] == symmetry:
+            return t, made
+    t = Transform(shape, False, tuple(range(n)), tuple(range(n)), digits)
+    return t, t.apply(grid)
 
 
 def _id_head(shape: Shape) -> tuple[bytes, str]:

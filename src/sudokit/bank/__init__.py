@@ -480,7 +480,7 @@ class Bank:
         return {i: tuple(sorted(ts)) for i, ts in out.items()}
 
     def stats(self) -> dict[str, Any]:
-        """Counts of the stored puzzles: in all, and by shape, level, hardest technique and
+        """Counts of the stored puzzles: in all, and by rules, shape, level, hardest technique and
         clue count (levels in order of difficulty, the rest by count, then name)."""
         p = puzzles.c
         out: dict[str, Any] = {}
@@ -489,6 +489,7 @@ class Bank:
                 conn.execute(sa.select(sa.func.count()).select_from(puzzles)).scalar_one()
             )
             for name, col in (
+                ("rules", p.rules),
                 ("shape", p.shape),
                 ("level", p.level),
                 ("hardest", p.hardest),

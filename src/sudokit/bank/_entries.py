@@ -38,13 +38,14 @@ from ..canon import (
 )
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
-from ..errors import NotUniqueError
+from ..errors import InvalidRulesError, NotUniqueError
 from ..formats import Lines, PuzzleSource, Record, RecordReader, parse_grid, raw_pieces
 from ..formats.comments import GENERATED_COMMENT
 from ..formats.records import make_record
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
 from ..rating import Level, Rating, hodoku, rate
+from ..rules import Rules
 from ._stated import YES_NO, Stated, stated_in_text, stated_of
 
 __all__ = [
@@ -95,6 +96,7 @@ class Entry(NamedTuple):
     source: str
     seed: int | None
     index: int | None  # type: ignore[assignment]  # the generator's index, not tuple.index
+    rules: str = "classic"  # the rules' text form (sudokit.rules.Rules)
 
     @property
     def level(self) -> Level:
@@ -151,6 +153,7 @@ def stored_rows(
             source,
             None if seed is None else str(seed),  # as text: 64-bit unsigned
             index,  # seq
+            rules,
             added,
             rand(),
         )
@@ -173,6 +176,7 @@ def stored_rows(
             source,
             seed,
             index,
+            rules,
         ) in entries
     ]
 
@@ -208,6 +212,7 @@ ROW_COLUMNS = (
     "source",
     "seed",
     "seq",
+    "rules",
 )
 
 
@@ -443,6 +448,7 @@ def _prepare_lines(
                         f"{name}:{line}",
                         int(seed),
                         int(index),
+                        "classic",
                     )
                 )
             )
@@ -547,6 +553,7 @@ def entry_of(
         source=source,
         seed=seed,
         index=index,
+        rules=str(puzzle.rules),
     )
 
 
@@ -578,10 +585,11 @@ def _prepare_many(
     items: list[Pending | Record], rerate: bool, defer: bool
 ) -> list[Entry | Refusal | Unrated]:
     out: list[Entry | Refusal | Unrated | None] = [None] * len(items)
-    by_shape: dict[Shape, tuple[list[int], list[Pending]]] = {}
+    by_shape: dict[tuple[Shape, Rules], tuple[list[int], list[Pending]]] = {}
     for i, item in enumerate(items):
-        if isinstance(item, Pending):
-            at, group = by_shape.setdefault(item.grid.shape, ([], []))
+        if isinstance(item, Pending):  # a batch is of one shape and one set of rules
+            grid = item.grid
+            at, group = by_shape.setdefault((grid.shape, grid.rules), ([], []))
             at.append(i)
             group.append(item)
         else:
@@ -605,18 +613,20 @@ def _prepare_shape(
     shape, solutions, counts = search_batch(forms, 2)
     ids = ids_of_canonical(forms)
     size = shape.size
+    rules = grids[0].rules if grids and type(grids[0]) is not Grid else None
     out: list[Entry | Refusal | Unrated] = []
     for k, (item, form, count) in enumerate(zip(items, forms, counts, strict=True)):
         if count != 1:
             out.append(_unsolvable(item, count))
             continue
-        solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
+        solution = Grid.unchecked(shape, solutions[k * size : (k + 1) * size], rules=rules)
         out.append(_entry(item, form, ids[k], solution, rerate, defer))
     return out
 
 
 def _prepare_one(item: Pending, rerate: bool, defer: bool) -> Entry | Refusal | Unrated:
-    if conflict_reason(item.grid.shape, item.grid.cells) is not None:
+    grid = item.grid  # a grid with rules was checked under them when it was made
+    if type(grid) is Grid and conflict_reason(grid.shape, grid.cells) is not None:
         return _unsolvable(item, 0)
     form = canonical(item.grid).grid
     try:
@@ -649,16 +659,17 @@ def _line(grid: Grid) -> str:
     return grid.to_line()
 
 
-def grid_of_line(text: str, shape: Shape) -> Grid:
+def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
     """A grid as the bank stored it (its one-line form, ``Grid.to_line``'s symbols): read
     through the parser's own table of those symbols, else by the parser. The form and the
     values' range are checked, conflicts are not: the grid was checked when it was stored (a
-    random pick of the service reads three)."""
+    random pick of the service reads three). ``rules``: those it keeps, when not classic."""
     if len(text) == shape.size:
         cells = decode(text, symbols(shape.n, DEFAULT_ALPHABET))
         if cells is not None:
-            return Grid.unchecked(shape, cells)
-    return parse_grid(text, shape=shape, allow_conflicts=True)
+            return Grid.unchecked(shape, cells, rules=rules)
+    grid = parse_grid(text, shape=shape, allow_conflicts=True)
+    return grid if rules is None else Grid.unchecked(shape, grid.cells, rules=rules)
 
 
 def _entry(
@@ -678,7 +689,10 @@ def _entry(
         rating = replace(full, steps=(), hodoku=hodoku(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:
-        minimal = is_minimal(form, solution)
+        try:
+            minimal = is_minimal(form, solution)
+        except InvalidRulesError:  # the generator does not read these rules yet
+            minimal = None  # not established, as the column allows
     return _assemble(
         s,
         id,
@@ -692,6 +706,7 @@ def _entry(
         item.where,
         rating,
         techniques,
+        str(grid.rules),
     )
 
 
@@ -708,11 +723,12 @@ def _assemble(
     where: str,
     rating: Rating | None = None,
     techniques: tuple[str, ...] | None = None,
+    rules: str = "classic",
 ) -> Entry:
-    """The entry of a unique puzzle of ``shape`` (``shown`` its text, ``symmetry`` that of
-    its clue pattern), from its canonical form, that form's solution and id, what its record
-    states (``s``), and its ``rating`` when computed here (else the stated one: ``s`` has
-    one)."""
+    """The entry of a unique puzzle of ``shape`` under ``rules`` (their text; ``shown`` its
+    text, ``symmetry`` that of its clue pattern), from its canonical form, that form's
+    solution and id, what its record states (``s``), and its ``rating`` when computed here
+    (else the stated one: ``s`` has one)."""
     if rating is None:
         assert s.er is not None and s.ep is not None and s.ed is not None, "a stated rating"
         er, ep, ed, hardest, grade = s.er, s.ep, s.ed, s.hardest, None
@@ -739,6 +755,7 @@ def _assemble(
         where,
         s.seed if s.index is not None else None,
         s.index if s.seed is not None else None,
+        rules,
     )
 
 

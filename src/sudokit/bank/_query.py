@@ -14,10 +14,11 @@ from sqlalchemy.engine import Connection
 from .. import generator
 from .._grid import Grid
 from .._shape import Shape
-from ..canon import Transform, random_isomorph
+from ..canon import Transform, canonical, random_isomorph
 from ..difficulty import step_names
 from ..engine import unique_solution
 from ..rating import Level, Rating
+from ..rules import CLASSIC, Rules
 from ._entries import grid_of_line
 from ._schema import puzzles, techniques
 
@@ -34,8 +35,11 @@ class Filters:
     clues: tuple[int, int] | None = None
     shape: Shape | str | None = None  # given as its text ("2x3"), kept as a Shape
     symmetry: str | None = None
+    rules: Rules | str | None = None  # given as its text ("x+windoku"), kept as Rules
 
     def __post_init__(self) -> None:
+        if self.rules is not None:
+            object.__setattr__(self, "rules", Rules.parse(str(self.rules)))
         if self.shape is not None:
             object.__setattr__(self, "shape", Shape.of(self.shape))
         for name in self.require:
@@ -70,6 +74,8 @@ class Filters:
             out.append(p.shape == str(self.shape))
         if self.symmetry is not None:
             out.append(p.symmetry == self.symmetry)
+        if self.rules is not None:
+            out.append(p.rules == str(self.rules))
         for name in self.require:
             used = sa.select(techniques.c.id).where(
                 techniques.c.id == p.id, techniques.c.technique.in_(sorted(step_names(name)))
@@ -95,6 +101,7 @@ class Stored:
     seed: int | None
     index: int | None
     added: datetime
+    rules: Rules = CLASSIC  # the grids carry them too
 
     def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
         """A random relabelled and transformed copy of the puzzle and its solution, with the
@@ -155,6 +162,10 @@ def hardest_first(
 
 def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
     shape = Shape.parse(row.shape)
+    rules = CLASSIC if row.rules == "classic" else Rules.parse(row.rules)
+    shown = grid_of_line(row.shown, shape, rules)
+    # the rules column is the shown form's; a jigsaw's canonical form has its layout moved
+    form_rules = rules if rules.regions is None else canonical(shown).grid.rules
     grade = None
     if row.hodoku_level is not None and row.hodoku_score is not None:
         from ..logic.hodoku import HodokuGrade
@@ -165,9 +176,9 @@ def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
     return Stored(
         id=row.id,
         shape=shape,
-        puzzle=grid_of_line(row.puzzle, shape),
-        solution=grid_of_line(row.solution, shape),
-        shown=grid_of_line(row.shown, shape),
+        puzzle=grid_of_line(row.puzzle, shape, form_rules),
+        solution=grid_of_line(row.solution, shape, form_rules),
+        shown=shown,
         symmetry=row.symmetry,
         minimal=row.minimal,
         rating=rating,
@@ -176,4 +187,5 @@ def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
         seed=int(row.seed) if row.seed is not None else None,
         index=row.seq,
         added=added,
+        rules=rules,
     )

@@ -26,7 +26,8 @@ __all__ = ["SCHEMA_VERSION", "UPGRADES", "metadata", "open_engine", "puzzles", "
 
 #: The version of the schema this sudokit writes; it reads banks up to this version.
 #: 2: ``puzzles`` keeps one index besides its key, ``(level, rkey)`` (see :data:`UPGRADES`).
-SCHEMA_VERSION = 2
+#: 3: ``puzzles.rules``, the rules a puzzle keeps (rows of older banks are classic).
+SCHEMA_VERSION = 3
 
 APPLICATION = "sudokit"
 
@@ -63,6 +64,8 @@ puzzles = sa.Table(
     sa.Column("seq", sa.Integer, nullable=True),  # the generator's index
     sa.Column("added", sa.DateTime(timezone=True), nullable=False),  # UTC
     sa.Column("rkey", sa.Float, nullable=False),  # uniform in [0, 1): random picks
+    # the rules' text form ("classic", "x+windoku", "jigsaw:<map>+x"): part of the puzzle
+    sa.Column("rules", sa.Text, nullable=False, server_default="classic"),
     # The one index a write maintains besides the id's: random picks by level (and, one
     # level at a time, without one). Every index costs each insert a B-tree insert at a
     # random place; docs/bank.md says which were dropped and why.
@@ -103,8 +106,13 @@ def _upgrade_1(conn: Connection) -> None:
         conn.execute(sa.text(f"DROP INDEX IF EXISTS {name}"))
 
 
+def _upgrade_2(conn: Connection) -> None:
+    # every puzzle of an older bank is classic; ids stay (classic ids do not name rules)
+    conn.execute(sa.text("ALTER TABLE puzzles ADD COLUMN rules TEXT NOT NULL DEFAULT 'classic'"))
+
+
 #: ``UPGRADES[v]`` turns a bank of schema ``v`` into one of ``v + 1`` (in one transaction).
-UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1}
+UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1, 2: _upgrade_2}
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*)://")
 _POSTGRES = ("postgresql", "postgres", "postgresql+psycopg")

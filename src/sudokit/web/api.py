@@ -36,6 +36,7 @@ from .._shape import Shape
 from ..engine import unique_solution
 from ..errors import (
     InvalidPuzzleError,
+    InvalidRulesError,
     InvalidShapeError,
     NotUniqueError,
     SudokitError,
@@ -43,6 +44,7 @@ from ..errors import (
 from ..formats import DEFAULT_ALPHABET, parse_grid
 from ..logic import Candidates, Step, Technique, hint
 from ..rating import Level
+from ..rules import Rules
 
 __all__ = [
     "LEVELS",
@@ -55,6 +57,7 @@ __all__ = [
     "hint_texts",
     "parse_board",
     "parse_puzzle",
+    "parse_rules",
     "parse_shape",
     "reveal_order",
 ]
@@ -157,34 +160,62 @@ def _digits(value: Sequence[int], key: str, size: int, top: int) -> list[int]:
     return list(value)
 
 
+def parse_rules(text: str | None, key: str = "rules") -> Rules | None:
+    """The rules a request names (their text form, e.g. ``x+windoku``), None for classic;
+    a 400 naming ``key`` for a text that names no rules."""
+    if text is None:
+        return None
+    try:
+        rules = Rules.parse(text)
+    except InvalidRulesError as e:
+        raise RequestError(f"{key!r}: {e}") from None
+    return None if rules.is_classic else rules
+
+
 def parse_puzzle(
-    value: str | Sequence[int], shape_text: str | None = None, key: str = "puzzle"
+    value: str | Sequence[int],
+    shape_text: str | None = None,
+    key: str = "puzzle",
+    rules_text: str | None = None,
 ) -> Grid:
-    """A grid from a grid value (see above), with the box shape ``shape_text`` if given."""
+    """A grid from a grid value (see above), with the box shape ``shape_text`` and the
+    rules ``rules_text`` if given: a 400 for rules that do not read, a 422 for rules that do
+    not fit the grid or clues that break them."""
+    rules = parse_rules(rules_text)
     shape = _box_shape(shape_text)
+    relaxed = rules is not None  # the rules, not the classic units, say what conflicts
     if isinstance(value, str):
         try:
-            return parse_grid(value, shape=shape)
+            grid = parse_grid(value, shape=shape, allow_conflicts=relaxed)
         except InvalidPuzzleError as e:
             try:
                 parse_grid(value, shape=shape, allow_conflicts=True)
             except InvalidPuzzleError:
                 raise RequestError(f"{key!r} cannot be read: {e}") from None
             raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
-    if shape is None:
-        side = round(len(value) ** 0.5)
-        root = round(side**0.5)
-        if not value or side * side != len(value) or root * root != side or root < 2:
-            raise RequestError(
-                f"{key!r} holds {len(value)} digits: give 'shape' for a grid whose boxes "
-                "are not square"
-            )
-        shape = Shape(root, root)
-    cells = _digits(value, key, shape.size, shape.n)
+    else:
+        if shape is None:
+            side = round(len(value) ** 0.5)
+            root = round(side**0.5)
+            if not value or side * side != len(value) or root * root != side or root < 2:
+                raise RequestError(
+                    f"{key!r} holds {len(value)} digits: give 'shape' for a grid whose boxes "
+                    "are not square"
+                )
+            shape = Shape(root, root)
+        cells = _digits(value, key, shape.size, shape.n)
+        try:
+            grid = Grid.from_cells(bytes(cells), shape, allow_conflicts=relaxed)
+        except InvalidPuzzleError as e:
+            raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
+    if rules is None:
+        return grid
     try:
-        return Grid.from_cells(bytes(cells), shape)
+        return Grid.from_cells(grid.cells, grid.shape, rules=rules)
+    except InvalidRulesError as e:
+        raise RequestError(f"'rules': {e}", 422) from None
     except InvalidPuzzleError as e:
-        raise RequestError(f"{key!r} is not a valid grid: {e}", 422) from None
+        raise RequestError(f"{key!r} is not a valid grid under its rules: {e}", 422) from None
 
 
 def parse_board(puzzle: Grid, value: str | Sequence[int], key: str = "grid") -> list[int]:
@@ -310,12 +341,13 @@ def hint_request(
     board: str | Sequence[int] | None = None,
     marks: Sequence[int] | None = None,
     detail: Literal[1, 2, 3] = 1,
+    rules_text: str | None = None,
 ) -> dict[str, Any]:
     """Answer a hint request (see :func:`hint_answer`), as the request schema
     (:class:`sudokit.web.schema.HintIn`) has checked its values: the puzzle and the board
     (default the puzzle) as grid values, the box shape, the pencil marks (one digit mask a
     cell, or None) and the detail."""
-    puzzle = parse_puzzle(puzzle_value, shape_text)
+    puzzle = parse_puzzle(puzzle_value, shape_text, rules_text=rules_text)
     shape = puzzle.shape
     if shape.n > MAX_PLAY_SIDE:
         raise RequestError(f"hints are for grids up to 16x16; this one is {shape.n}x{shape.n}")

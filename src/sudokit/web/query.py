@@ -51,6 +51,15 @@ class PuzzleQuery(BaseModel):
         Field(description="The clue pattern's symmetry: " + ", ".join(SYMMETRIES) + "."),
     ] = None
 
+    rules: Annotated[
+        str | None,
+        Field(
+            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>' (default "
+            "classic).",
+            max_length=4096,
+        ),
+    ] = None
+
     @classmethod
     def of(cls, query: QueryParams) -> PuzzleQuery:
         """The query's values (a list for ``require``, which may come more than once);

@@ -14,18 +14,22 @@ from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import Response
 
 from .._grid import Grid
+from .._shape import Shape
 from ..bank import Bank, Filters, Stored
 from ..canon import Transform, random_isomorph
+from ..difficulty import REQUEST_FIELDS
 from ..difficulty import Request as Wanted  # (Request is the HTTP request here)
+from ..errors import InvalidRulesError
 from ..rating import Level
+from ..rules import CLASSIC, Rules, geometry
 from . import ids, work
-from .api import LEVELS, SIDES, RequestError, parse_shape
+from .api import LEVELS, SIDES, RequestError, parse_rules, parse_shape
 from .query import PuzzleQuery, daily_window, er_range, parameters, reachable, required
 from .refusals import ERRORS
 from .schema import Served, SolutionOut
 from .state import state
 
-__all__ = ["CATALOG_TTL", "catalog_of", "isomorph", "add_routes", "served"]
+__all__ = ["CATALOG_TTL", "add_routes", "catalog_of", "isomorph", "rules_for", "served"]
 
 #: How long the catalog of the bank's levels and shapes is reused before it is counted again.
 CATALOG_TTL = 60.0
@@ -63,6 +67,7 @@ def served(
         ep=r.ep,
         ed=r.ed,
         hardest=r.hardest,
+        rules=str(stored.rules),
         date=date,
     )
     return Response(served.model_dump_json(), media_type="application/json")
@@ -77,16 +82,25 @@ async def get_puzzle(request: Request) -> Response:
     q = PuzzleQuery.of(request.query_params)
     level, symmetry = q.level, q.symmetry
     shape_ = parse_shape(q.shape)
+    rules = rules_for(parse_rules(q.rules), shape_)
     filters = Filters(
         level=Level.parse(level) if level else None,
         er=er_range(q.er),
         require=required(q.require),
         shape=shape_,
         symmetry=symmetry,
+        rules=rules,
     )
     reachable(filters, shape_)
     stored = await s.picks.take(filters)
     if stored is None:
+        if not rules.is_classic and "rules" not in REQUEST_FIELDS:
+            raise RequestError(
+                f"the bank has no puzzle of rules {str(rules)!r:.80} that fits; puzzles under "
+                "rules are served from the bank alone (this server's generator makes classic "
+                "puzzles only)",
+                404,
+            )
         if filters.er is not None or filters.require:
             # Made on demand only for the finite choices of level, shape and symmetry:
             # an anonymous GET must not grow the bank by a puzzle per ER range asked.
@@ -95,8 +109,9 @@ async def get_puzzle(request: Request) -> Response:
                 "techniques are served from the bank alone (sudokit bank fill makes them)",
                 404,
             )
+        extra: dict[str, Any] = {} if rules.is_classic else {"rules": rules}
         try:  # checked once, here; the worker gets the value
-            wanted = Wanted.of(shape=shape_, symmetry=symmetry, level=level)
+            wanted = Wanted.of(shape=shape_, symmetry=symmetry, level=level, **extra)
         except ValueError as e:  # a target no puzzle can meet
             raise RequestError(str(e), 422) from None
         cid = await s.cpu(
@@ -176,14 +191,38 @@ async def catalog(request: Request) -> dict[str, Any]:
     return s.catalog[1]
 
 
-def catalog_of(bank: Bank) -> dict[str, Any]:
+def _shapes(bank: Bank, rules: Rules) -> list[dict[str, Any]]:
     shapes = []
     for side, shape in SIDES.items():
         counts = {
-            name: bank.count(Filters(level=Level.parse(name), shape=shape)) for name in LEVELS
+            name: bank.count(Filters(level=Level.parse(name), shape=shape, rules=rules))
+            for name in LEVELS
         }
         shapes.append({"shape": str(shape), "n": side, "levels": counts})
-    return {"levels": list(LEVELS), "shapes": shapes}
+    return shapes
+
+
+def catalog_of(bank: Bank) -> dict[str, Any]:
+    """The bank's classic puzzles by shape and level (``shapes``), and those of every other
+    rule set it holds by the same (``rules``: rules text to shapes)."""
+    held = [text for text in bank.stats()["rules"] if text != "classic"]
+    return {
+        "levels": list(LEVELS),
+        "shapes": _shapes(bank, CLASSIC),
+        "rules": {text: _shapes(bank, Rules.parse(text)) for text in sorted(held)},
+    }
+
+
+def rules_for(rules: Rules | None, shape: Shape) -> Rules:
+    """The rules of a request for puzzles of ``shape`` (classic when none are named); a 422
+    when they do not fit the shape (windoku on 6x6, a jigsaw map of another side)."""
+    if rules is None:
+        return CLASSIC
+    try:
+        geometry(shape, rules)
+    except InvalidRulesError as e:
+        raise RequestError(f"'rules': {e}", 422) from None
+    return rules
 
 
 def add_routes(app: FastAPI) -> None:

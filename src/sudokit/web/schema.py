@@ -107,12 +107,24 @@ ShapeText = Annotated[
 ]
 
 
+RulesText = Annotated[
+    str,
+    Field(
+        description="The rules the puzzle keeps, e.g. 'x', 'x+windoku', 'jigsaw:<region map>' "
+        "(default classic).",
+        max_length=4096,
+        examples=["x"],
+    ),
+]
+
+
 class PuzzleIn(BaseModel):
-    """A puzzle: as text, or as digits with a shape."""
+    """A puzzle: as text, or as digits with a shape; and the rules it keeps, if not classic."""
 
     model_config = _STRICT
     puzzle: GridValue
     shape: ShapeText | None = None
+    rules: RulesText | None = None
 
 
 class CheckIn(PuzzleIn):
@@ -158,6 +170,7 @@ class Served(GridOut):
     clues: int
     symmetry: str
     level: str
+    rules: str = Field(default="classic", description="The rules the puzzle keeps.")
     er: float
     ep: float
     ed: float

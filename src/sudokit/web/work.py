@@ -29,14 +29,16 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
 
 from .._grid import Grid
 from .._shape import Shape
 from ..bank import Added, Bank, Filters
 from ..difficulty import Request, generate
 from ..engine import unique_solution
-from ..errors import GenerationError, NotUniqueError
+from ..errors import GenerationError, InvalidRulesError, NotUniqueError
 from ..logic import Candidates, solve_steps
 from ..rating import Level, rate
 from .api import RequestError, hint_request, hint_texts, parse_board, parse_puzzle
@@ -73,27 +75,48 @@ def _solution(puzzle: Grid) -> Grid:
         raise RequestError(f"the puzzle has {e}", 422) from None
 
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def refusing_rules(work: Callable[_P, _T]) -> Callable[_P, _T]:
+    """``work`` with a layer's refusal of rules it does not read yet (the logic engine's,
+    the rating's) answered as a 422 that names the layer and the rules, not as a bug."""
+
+    @wraps(work)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return work(*args, **kwargs)
+        except InvalidRulesError as e:
+            raise RequestError(str(e), 422) from None
+
+    return run
+
+
 def grid_out(grid: Grid) -> dict[str, Any]:
     """A grid as every answer gives one (:class:`sudokit.web.schema.GridOut`)."""
     return {"shape": str(grid.shape), "text": grid.to_line(), "cells": list(grid.cells)}
 
 
+@refusing_rules
 def solve(body: PuzzleIn) -> dict[str, Any]:
     """A puzzle → its one solution, as a grid."""
-    return grid_out(_solution(parse_puzzle(body.puzzle, body.shape)))
+    return grid_out(_solution(parse_puzzle(body.puzzle, body.shape, rules_text=body.rules)))
 
 
+@refusing_rules
 def rate_puzzle(body: PuzzleIn, deadline: float) -> dict[str, Any]:
     """A puzzle → its SE rating (ER/EP/ED, level, hardest technique) and its HoDoKu grade."""
-    puzzle = parse_puzzle(body.puzzle, body.shape)
+    puzzle = parse_puzzle(body.puzzle, body.shape, rules_text=body.rules)
     _solution(puzzle)
     return {**grid_out(puzzle), **rate(puzzle, deadline=deadline, with_hodoku=True).to_dict()}
 
 
+@refusing_rules
 def explain(body: PuzzleIn, deadline: float) -> dict[str, Any]:
     """A puzzle → the logic engine's solve path: each step in the one step schema
     (:data:`sudokit.logic.STEP_SCHEMA`) with its hint texts at detail 1, 2 and 3."""
-    puzzle = parse_puzzle(body.puzzle, body.shape)
+    puzzle = parse_puzzle(body.puzzle, body.shape, rules_text=body.rules)
     _solution(puzzle)
     state = Candidates.from_grid(puzzle)
     steps = []
@@ -104,16 +127,18 @@ def explain(body: PuzzleIn, deadline: float) -> dict[str, Any]:
     return {**grid_out(puzzle), "solved": state.is_solved(), "steps": steps}
 
 
+@refusing_rules
 def hint(body: HintIn) -> dict[str, Any]:
     """A hint for a player's position: :func:`sudokit.web.api.hint_request`."""
-    return hint_request(body.puzzle, body.shape, body.grid, body.marks, body.detail)
+    return hint_request(body.puzzle, body.shape, body.grid, body.marks, body.detail, body.rules)
 
 
+@refusing_rules
 def check(body: CheckIn) -> dict[str, Any]:
     """A puzzle and a board → which entries of the board are wrong (``[row, column]``,
     1-based), how many cells are still empty, and whether it is solved. The board must keep
     the puzzle's clues."""
-    puzzle = parse_puzzle(body.puzzle, body.shape)
+    puzzle = parse_puzzle(body.puzzle, body.shape, rules_text=body.rules)
     values = parse_board(puzzle, body.grid)
     solution = _solution(puzzle)
     n = puzzle.shape.n
