@@ -141,7 +141,7 @@ def _hand_written() -> dict[str, Any]:
         "antiking": False,
         "disjointgroups": False,
         "nonconsecutive": False,
-        "killercage": [],  # an empty list of a rule sudokit lacks: no rule
+        "arrow": [],  # an empty list of a rule sudokit lacks: no rule
     }
 
 
@@ -196,7 +196,14 @@ def test_reads_a_link_f_puzzles_made() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"killercage": [{"cells": ["R1C1"], "value": "9"}]}, "constraint 'killercage' is not"),
+        ({"arrow": [{"lines": [["R1C1", "R1C2"]]}]}, "constraint 'arrow' is not"),
+        (
+            {"killercage": [{"cells": ["R1C1", "R1C2"]}]},
+            r"killercage\" 1 \(at r1c1\): its sum None",
+        ),
+        ({"killercage": [{"cells": ["R1C1", "R9C9"], "value": "5"}]}, "not connected"),
+        ({"killercage": [{"cells": ["R1C1", "R1C2"], "value": "18"}]}, "add up to 18"),
+        ({"killercage": [{"cells": ["R1C10"], "value": "1"}]}, "'R1C10' is not a cell"),
         ({"thermometer": [{"lines": [["R1C1", "R1C2"]]}]}, "constraint 'thermometer' is not"),
         ({"size": 3}, r'"size" 3: sudokit reads sizes 4 to 16'),
         ({"size": 17}, r'"size" 17'),
@@ -208,7 +215,7 @@ def test_reads_a_link_f_puzzles_made() -> None:
     ],
 )
 def test_bad_input_is_named(change: dict[str, Any], message: str) -> None:
-    with pytest.raises(InvalidPuzzleError, match=message):
+    with pytest.raises((InvalidPuzzleError, InvalidRulesError), match=message):
         from_fpuzzles(_hand_written() | change)
 
 
@@ -243,3 +250,16 @@ def test_bad_cells_and_regions_are_named() -> None:
         from_fpuzzles(
             to_fpuzzles(Grid("." * 81, rules="jigsaw:" + JIGSAW9)) | {"disjointgroups": True}
         )
+
+
+def test_killer_cages_round_trip_as_killercage() -> None:
+    grid = Grid(
+        "3" + "." * 15, shape=Shape(2, 2), rules="killer:ABBC AADC EEDF EGGG / 6,5,6,5,9,1,8"
+    )
+    data = to_fpuzzles(grid)
+    assert data["killercage"][0] == {"cells": ["R1C1", "R2C1", "R2C2"], "value": "6"}
+    assert len(data["killercage"]) == 7 and "Killer" in data["ruleset"]
+    back = from_fpuzzles(fpuzzles_url(grid))
+    assert back == grid and back.rules == grid.rules
+    plain = from_fpuzzles(json.dumps(data | {"killercage": [{"cells": ["R1C1"], "value": 3}]}))
+    assert str(plain.rules) == "killer:A.............../3"

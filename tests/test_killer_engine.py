@@ -128,7 +128,6 @@ def test_the_grid_forms_carry_killer_rules() -> None:
 
 
 def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
-    from sudokit.formats.fpuzzles import to_fpuzzles
     from sudokit.formats.ipuz import to_ipuz
     from sudokit.render.svg import svg
 
@@ -139,7 +138,6 @@ def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
         ("canonical forms", canonical),
         ("canonical forms", canonical_id),
         ("drawing", svg),
-        ("the f-puzzles form", to_fpuzzles),
         ("the ipuz form", to_ipuz),
     ):
         with pytest.raises(InvalidRulesError, match=f"{layer} does not read killer cages yet"):

@@ -218,10 +218,18 @@ class Rules:
         return cls(text)
 
     @classmethod
-    def of(cls, extras: Iterable[str] = (), *, regions: Iterable[int] | None = None) -> Rules:
-        """The rules with these extras (names or aliases, any order) and jigsaw regions
-        (one label per cell, row-major) if given."""
+    def of(
+        cls,
+        extras: Iterable[str] = (),
+        *,
+        regions: Iterable[int] | None = None,
+        cages: Cages | None = None,
+    ) -> Rules:
+        """The rules with these extras (names or aliases, any order), jigsaw regions (one
+        label per cell, row-major) and killer cages if given."""
         names = [str(e) for e in extras]
+        if cages is not None:
+            names.insert(0, f"killer:{cages}")
         if regions is not None:
             labels = list(regions)
             if any(not isinstance(k, int) or not 0 <= k < len(_LABELS) for k in labels):

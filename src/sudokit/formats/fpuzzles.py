@@ -13,8 +13,10 @@ Terms (the fields as f-puzzles writes them, and SudokuPad's importer reads them)
   windoku windows so, and writes ``windoku`` so. Regions that are not the default boxes
   make a jigsaw.
 - ``title``, ``author``, ``ruleset`` (the rules in words), ``solution`` and f-puzzles' own
-  settings carry no rule; anything else (killer cages, arrows, thermometers ...) is a rule
-  sudokit does not know, and reading refuses it by name rather than drop it.
+  settings carry no rule. ``killercage`` lists killer cages as ``{"cells": [...], "value":
+  "<sum>"}`` (sudokit's ``killer`` rule; a cage without a sum is refused). Anything else
+  (arrows, thermometers ...) is a rule sudokit does not know, and reading refuses it by name
+  rather than drop it.
 - The link form: lz-string's ``compressToBase64`` of the JSON text
   (:mod:`sudokit.formats.lzstring`), after ``https://www.f-puzzles.com/?load=`` or
   ``https://sudokupad.app/fpuzzles``.
@@ -40,8 +42,9 @@ from typing import Any, Final
 from .._grid import Grid
 from .._shape import Shape, cell_name
 from .._text import shared_shape
+from ..cages import Cage, Cages
 from ..errors import InvalidPuzzleError, InvalidRulesError, InvalidShapeError
-from ..rules import Rules, geometry, refuse_cages
+from ..rules import Rules, geometry
 from .lzstring import compress_to_base64, decompress_from_base64
 from .statement import rules_statement
 
@@ -116,7 +119,6 @@ def to_fpuzzles(
     are written when given."""
     grid = Grid.of(grid)
     shape, rules, n = grid.shape, grid.rules, grid.shape.n
-    refuse_cages(rules, "the f-puzzles form")
     regions: tuple[int, ...] | None = rules.regions
     if regions is None and (shape.box_rows, shape.box_cols) != default_box(n):
         regions = tuple(shape.box_of(c) for c in range(shape.size))
@@ -154,6 +156,11 @@ def to_fpuzzles(
             {"cells": [_cell_ref(c, n) for c in house]}
             for house, name in zip(geo.houses, geo.house_names, strict=True)
             if name.startswith("window")
+        ]
+    if rules.cages is not None:
+        out["killercage"] = [
+            {"cells": [_cell_ref(c, n) for c in cage.cells], "value": str(cage.total)}
+            for cage in rules.cages
         ]
     if solution is not None:
         if solution.shape != shape:
@@ -252,13 +259,50 @@ def from_fpuzzles(data: Mapping[str, Any] | str) -> Grid:
         raise InvalidPuzzleError(f'f-puzzles "extraregion": {exc}') from None
     if windows:
         extras.append("windoku")
-    return Grid.from_cells(bytes(cells), shape, rules=Rules.of(extras, regions=regions))
+    cages = _cages(obj.get("killercage"), n)
+    return Grid.from_cells(
+        bytes(cells), shape, rules=Rules.of(extras, regions=regions, cages=cages)
+    )
+
+
+def _cages(items: object, n: int) -> Cages | None:
+    """The killer cages of ``killercage`` (each: ``cells`` and its sum as ``value``)."""
+    if not items:
+        return None
+    if not isinstance(items, list):
+        raise InvalidPuzzleError('f-puzzles "killercage" must be a list of cages')
+    found = []
+    for i, item in enumerate(items):
+        where = f'f-puzzles "killercage" {i + 1}'
+        if not isinstance(item, Mapping) or not isinstance(item.get("cells"), list):
+            raise InvalidPuzzleError(f"{where}: a cage is an object with its cells")
+        cells = tuple(_cell_index(ref, n, where) for ref in item["cells"])
+        value = item.get("value")
+        try:
+            total = int(str(value).strip()) if value not in (None, "") else None
+        except ValueError:
+            total = None
+        if total is None:
+            at = cell_name(min(cells), n) if cells else "?"
+            raise InvalidPuzzleError(
+                f"{where} (at {at}): its sum {value!r} is not a whole number; sudokit's "
+                "killer cages need their sums"
+            )
+        found.append(Cage(cells, total))
+    return Cages(n, found)
+
+
+def _cell_index(ref: object, n: int, where: str) -> int:
+    m = _CELL.fullmatch(ref) if isinstance(ref, str) else None
+    if m is None or not (1 <= int(m[1]) <= n and 1 <= int(m[2]) <= n):
+        raise InvalidPuzzleError(f"{where}: {ref!r} is not a cell R1C1-R{n}C{n}")
+    return (int(m[1]) - 1) * n + int(m[2]) - 1
 
 
 def _extras(obj: Mapping[str, Any]) -> list[str]:
     """sudokit's extras from the rule fields; a field of a rule sudokit lacks is refused."""
     extras: list[str] = []
-    known = {*_INERT, *_FIELDS.values(), "diagonal+", "diagonal-", "extraregion"}
+    known = {*_INERT, *_FIELDS.values(), "diagonal+", "diagonal-", "extraregion", "killercage"}
     for key, value in obj.items():
         if key in known or value in (None, False, [], {}, ""):
             continue
@@ -268,7 +312,9 @@ def _extras(obj: Mapping[str, Any]) -> list[str]:
             and all(isinstance(x, Mapping) and not x.get("cells") for x in value)
         ):
             continue  # f-puzzles' metadata (title, rules ...) rides on cell-less cages
-        supported = ", ".join(["diagonal+", "diagonal-", "extraregion", *_FIELDS.values()])
+        supported = ", ".join(
+            ["diagonal+", "diagonal-", "extraregion", "killercage", *_FIELDS.values()]
+        )
         raise InvalidPuzzleError(
             f"f-puzzles constraint {key!r} is not one sudokit reads (it reads {supported}, "
             "and regions for a jigsaw)"
@@ -346,15 +392,8 @@ def _windows(obj: Mapping[str, Any], shape: Shape, n: int) -> bool:
         refs = item.get("cells") if isinstance(item, Mapping) else None
         if not isinstance(refs, list):
             raise InvalidPuzzleError(f'f-puzzles "extraregion" {i + 1}: needs "cells"')
-        house = set()
-        for ref in refs:
-            m = _CELL.fullmatch(ref) if isinstance(ref, str) else None
-            if m is None or not (1 <= int(m[1]) <= n and 1 <= int(m[2]) <= n):
-                raise InvalidPuzzleError(
-                    f'f-puzzles "extraregion" {i + 1}: {ref!r} is not a cell R1C1-R{n}C{n}'
-                )
-            house.add((int(m[1]) - 1) * n + int(m[2]) - 1)
-        found.append(frozenset(house))
+        where = f'f-puzzles "extraregion" {i + 1}'
+        found.append(frozenset(_cell_index(ref, n, where) for ref in refs))
     geo = geometry(shape, Rules("windoku"))
     windows = {
         frozenset(h)
