@@ -30,7 +30,6 @@ from sudokit import (
     unique_solution,
 )
 from sudokit.generator import is_minimal, minimise
-from sudokit.logic import hint, solve_path
 from sudokit.rating import rate
 from sudokit.render.pdf import book
 from sudokit.render.svg import svg
@@ -169,8 +168,6 @@ def test_layers_without_rules_refuse_them() -> None:
     solution = unique_solution(puzzle)
     calls: dict[str, Callable[[], object]] = {
         "rating": lambda: rate(puzzle),
-        "the logic engine": lambda: solve_path(puzzle),
-        "the logic engine ": lambda: hint(puzzle),
         "canonical forms": lambda: canonical(puzzle),
         "canonical forms ": lambda: canonical_id(puzzle),
         "drawing": lambda: svg(puzzle),

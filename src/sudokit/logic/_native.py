@@ -15,7 +15,7 @@ from typing import overload
 from .. import _logic
 from .._grid import Grid
 from .._shape import Shape
-from ._state import Candidates
+from ._state import Candidates, engine_geometry
 from ._step import Link, Step
 
 __all__ = [
@@ -48,10 +48,11 @@ def pairs(raw: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple(zip(raw[::2], raw[1::2], strict=True))
 
 
-def position(state: Candidates) -> tuple[int, int, bytes, list[int] | None]:
-    """The shape and position arguments every call into the engine takes."""
+def position(state: Candidates) -> tuple[int, int, bytes, list[int] | None, bytes | None]:
+    """The shape, position and rules geometry arguments every call into the engine takes."""
     shape = state.shape
-    return shape.box_rows, shape.box_cols, bytes(state.values), state.cand
+    geo = engine_geometry(shape, state.rules)
+    return shape.box_rows, shape.box_cols, bytes(state.values), state.cand, geo
 
 
 def from_data(shape: Shape, data: _logic.StepData) -> Step:
@@ -177,7 +178,8 @@ def path(
         where = position(puzzle)
     else:
         shape = puzzle.shape
-        where = (shape.box_rows, shape.box_cols, puzzle.cells, None)
+        geo = engine_geometry(shape, puzzle.rules)
+        where = (shape.box_rows, shape.box_cols, puzzle.cells, None, geo)
     end, steps, values, cand = _logic.path(
         techniques,
         -1.0 if max_rating is None else max_rating,
