@@ -30,7 +30,6 @@ from sudokit import (
     unique_solution,
 )
 from sudokit.generator import is_minimal, minimise
-from sudokit.rating import rate
 from sudokit.render.pdf import book
 from sudokit.render.svg import svg
 from sudokit.rules import geometry
@@ -167,7 +166,6 @@ def test_layers_without_rules_refuse_them() -> None:
     puzzle = _unique_under(X, seed=4)
     solution = unique_solution(puzzle)
     calls: dict[str, Callable[[], object]] = {
-        "rating": lambda: rate(puzzle),
         "canonical forms": lambda: canonical(puzzle),
         "canonical forms ": lambda: canonical_id(puzzle),
         "drawing": lambda: svg(puzzle),
