@@ -158,3 +158,23 @@ def test_engine_refuses_classic_only_techniques_under_rules() -> None:
         _logic.find(TECH_ID["xy-wing"], *position(state))
     with pytest.raises(ValueError, match="not a rules geometry"):
         _logic.find(TECH_ID["hidden-single"], 3, 3, bytes(state.values), None, b"\0" * 12)
+
+
+def test_steps_name_the_houses_of_the_rules() -> None:
+    """Texts, hints and JSON name diagonals, windows, groups and jigsaw regions."""
+    seen: set[str] = set()
+    for rules in ("x", "windoku", "dg", "jigsaw:" + JIGSAW9):
+        r = Rules(rules)
+        names = geometry(Shape(3, 3), r).house_names
+        for seed in range(3):
+            puzzle = dig(r, seed)
+            for step in solve_path(puzzle).steps:
+                units = step.to_dict()["units"]
+                assert isinstance(units, list)
+                for u, entry in zip(step.units, units, strict=True):
+                    assert step.unit_name(u) == names[u] == f"{entry[0]} {entry[1]}"
+                    assert names[u] in step.text
+                    seen.add(entry[0])
+            found = hint(puzzle, 1)
+            assert found is not None and found.text.startswith("Look for a")
+    assert {"diagonal", "window", "group", "region"} <= seen

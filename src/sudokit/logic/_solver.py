@@ -125,7 +125,7 @@ def next_step(
     if ids is not None:
         cap = -1.0 if max_rating is None else max_rating
         data = _logic.next_step(ids, cap, *position(state))
-        return None if data is None else from_data(state.shape, data)
+        return None if data is None else from_data(state.shape, data, state.rules)
     for t in chosen:
         if max_rating is not None and t.rating > max_rating:
             continue  # (orders other than SE's, such as HoDoKu's, do not grow in rating)
@@ -178,7 +178,9 @@ def run_path(
         code, found = path(
             puzzle, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
         )
-        return _ENDS.get(code, PathEnd.OUT_OF_TIME), StepPath(puzzle.shape, data=found)
+        return _ENDS.get(code, PathEnd.OUT_OF_TIME), StepPath(
+            puzzle.shape, data=found, rules=puzzle.rules
+        )
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
     steps: list[Step] = []
     end = PathEnd.SOLVED
@@ -359,6 +361,6 @@ def hint(
         digits = "/".join(map(str, step.digits)) or "the marked digits"
         text = f"Look for a {name} on {digits} in {cell_list(shape, _pattern(step))}"
     else:
-        where = " and ".join(shape.unit_name(u) for u in _where(step))
+        where = " and ".join(step.unit_name(u) for u in _where(step))
         text = f"Look for a {name} in {where}"
     return Hint(detail, text, step)
