@@ -14,7 +14,7 @@ static void geo_free(lgeo *g) {
     free(g->locking); free(g->lock_in); free(g->pairs);
     free(g->cell_of); free(g->digit_of); free(g->cg); free(g->peerbits);
     free(g->xmask); free(g->scan); free(g->nscan_h); free(g->ltype_len); free(g->ltype_houses);
-    free(g->ltype_flags); free(g->lpairs); free(g->blob);
+    free(g->ltype_flags); free(g->ltype_of); free(g->lpairs); free(g->blob);
     free(g);
 }
 
@@ -257,6 +257,22 @@ static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
         g->ltype_flags[t] = blob_int(&b, 0, 2);
         g->ltype_len[t] = blob_int(&b, 1, n);
         for (int i = 0; i < g->ltype_len[t]; i++) g->ltype_houses[t * n + i] = blob_int(&b, 0, nhouse - 1);
+    }
+    if (!b.bad) {
+        g->ltype_of = malloc(sizeof(int) * ((size_t)g->nltype * (size_t)size + 1));
+        if (!g->ltype_of) b.bad = 2;
+    }
+    for (int t = 0; t < g->nltype && !b.bad; t++) {
+        int *of = g->ltype_of + t * size;
+        for (int c = 0; c < size; c++) of[c] = -1;
+        for (int i = 0; i < g->ltype_len[t]; i++) {
+            int u = g->ltype_houses[t * n + i];
+            for (int k = 0; k < n; k++) {
+                int c = g->unit_cells[u * n + k];
+                if (of[c] >= 0) b.bad = 1;  /* a kind's houses are disjoint */
+                of[c] = u;
+            }
+        }
     }
     if (!b.bad) g->nlpair = blob_int(&b, 0, 64);
     if (!b.bad) g->lpairs = blob_ints(&b, 2 * g->nlpair, 0, g->nltype - 1);

@@ -81,8 +81,8 @@ static void rules_locking(const lstate *s, lsink *out, int direct) {
     int n = g->n, nw = g->nw;
     for (int p = 0; p < g->nlpair; p++) {
         int t1 = g->lpairs[2 * p], t2 = g->lpairs[2 * p + 1];
-        const int *h1 = g->ltype_houses + t1 * n, *h2 = g->ltype_houses + t2 * n;
-        int n1 = g->ltype_len[t1], n2 = g->ltype_len[t2];
+        const int *h1 = g->ltype_houses + t1 * n, *of2 = g->ltype_of + t2 * g->size;
+        int n1 = g->ltype_len[t1];
         int pointing = direct ? g->ltype_flags[t1] == 2 : g->ltype_flags[t2] == 1;
         int kind = direct ? (pointing ? K_DIRECT_POINTING : K_DIRECT_CLAIMING)
                           : (pointing ? K_POINTING : K_CLAIMING);
@@ -94,10 +94,13 @@ static void rules_locking(const lstate *s, lsink *out, int direct) {
                 cset places;
                 cs_and(&places, &s->where[d], m1, nw);
                 if (!cs_many(&places, nw)) continue;
-                for (int i2 = 0; i2 < n2; i2++) {
-                    int u2 = h2[i2];
+                /* the houses of a kind are disjoint: only the one holding the first place
+                 * can hold them all */
+                {
+                    int u2 = of2[cs_first(&places, nw)];
+                    if (u2 < 0) continue;
                     const cset *m2 = lg_mask(g, u2);
-                    if (!cs_meets(m1, m2, nw) || !cs_within(&places, m2, nw)) continue;
+                    if (!cs_within(&places, m2, nw)) continue;
                     cset removed;
                     cs_and(&removed, &s->where[d], m2, nw);
                     cs_andnot(&removed, &removed, m1, nw);

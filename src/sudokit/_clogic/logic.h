@@ -128,6 +128,7 @@ typedef struct lgeo {
     int nltype;                 /* house kinds intersections pair (SukakuExplainer's Locking) */
     int *ltype_len, *ltype_houses;  /* per kind: its houses (n at most each) */
     int *ltype_flags;           /* per kind: 1 a line (row, column), 2 a box or region */
+    int *ltype_of;              /* nltype * size: the house of each kind a cell is in, or -1 */
     int nlpair, *lpairs;        /* (kind1, kind2) pairs, in order */
     uint8_t *blob;              /* what it was built from (get_rules_geo finds it again) */
     Py_ssize_t bloblen;
