@@ -133,8 +133,12 @@ def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
 
     grid = Grid("." * 16, shape=Shape(2, 2), rules=KILLER4)
     from sudokit import canonical, canonical_id
+    from sudokit.logic import solve_path
+    from sudokit.rating import rate
 
     for layer, call in (
+        ("the logic engine", solve_path),
+        ("the logic engine", rate),
         ("canonical forms", canonical),
         ("canonical forms", canonical_id),
         ("drawing", svg),

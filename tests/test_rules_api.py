@@ -26,8 +26,6 @@ from sudokit import (
     unique_solution,
 )
 from sudokit.generator import is_minimal, minimise
-from sudokit.logic import hint, solve_path
-from sudokit.rating import rate
 from sudokit.rules import geometry
 
 JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
@@ -162,9 +160,6 @@ def test_layers_without_rules_refuse_them() -> None:
     puzzle = _unique_under(X, seed=4)
     solution = unique_solution(puzzle)
     calls: dict[str, Callable[[], object]] = {
-        "rating": lambda: rate(puzzle),
-        "the logic engine": lambda: solve_path(puzzle),
-        "the logic engine ": lambda: hint(puzzle),
         "the generator": lambda: minimise(puzzle, solution, seed=1),
         "the generator ": lambda: is_minimal(puzzle, solution),
     }

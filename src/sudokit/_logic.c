@@ -175,6 +175,22 @@ static const ltech TECHS[] = {
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))
 
+/* The techniques that run on a rules geometry (any houses, peers beyond them): those that
+ * read only the houses, the cell sets and the peers (the module exports them as
+ * RULES_TECHNIQUES). The others read the classic tables of a box, row and column per cell. */
+static const lfinder RULES_FINDERS[] = {
+    lf_full_houses, lf_hidden_singles, lf_direct_intersections, lf_direct_hidden_pairs,
+    lf_naked_singles, lf_direct_hidden_triples, lf_intersections, lf_naked_pairs, lf_x_wings,
+    lf_hidden_pairs, lf_naked_triples, lf_swordfish, lf_hidden_triples, lf_naked_quads,
+    lf_jellyfish, lf_hidden_quads,
+};
+
+static int rules_ok(int tech) {
+    for (size_t i = 0; i < sizeof RULES_FINDERS / sizeof RULES_FINDERS[0]; i++)
+        if (TECHS[tech].find == RULES_FINDERS[i]) return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the solver loop */
 
 /* The step the solver takes next (logic/_solver.py next_step): the techniques in the order
@@ -294,10 +310,51 @@ static PyObject *export_step(const lsink *o, const lstep *st) {
 
 /* The position argument: (box_rows, box_cols, values, cand), checked; fills *s. cand None:
  * the puzzle's candidates (every digit no peer holds). */
-static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq, lstate *s,
-                          lgeo **geo, int *owned) {
+/* A rules geometry argument (bytes from logic/_state.py engine_geometry, or None for the
+ * classic rules): its geometry, checked against the shape; NULL with an exception set. */
+static lgeo *parse_rules_geo(PyObject *blob, int br, int bc, int *owned) {
+    if (!PyBytes_Check(blob)) {
+        PyErr_SetString(PyExc_TypeError, "geometry must be bytes or None");
+        return NULL;
+    }
+    int bad = 0;
+    lgeo *g = get_rules_geo((const uint8_t *)PyBytes_AS_STRING(blob), PyBytes_GET_SIZE(blob), owned, &bad);
+    if (!g) {
+        if (bad == 2) PyErr_NoMemory();
+        else PyErr_SetString(PyExc_ValueError, "geometry: not a rules geometry the engine can read");
+        return NULL;
+    }
+    if (g->br != br || g->bc != bc) {
+        PyErr_Format(PyExc_ValueError, "geometry: for shape %dx%d, the position is %dx%d", g->br, g->bc, br, bc);
+        if (*owned) geo_free(g);
+        *owned = 0;
+        return NULL;
+    }
+    return g;
+}
+
+/* Every technique of techs runs on a rules geometry; else ValueError naming the first that
+ * does not. */
+static int check_rules_techs(const lgeo *g, const int *techs, int ntechs) {
+    if (!g->rules) return 0;
+    for (int i = 0; i < ntechs; i++)
+        if (!rules_ok(techs[i])) {
+            PyErr_Format(PyExc_ValueError, "technique %s does not run on rules beyond the classic ones",
+                         TECHS[techs[i]].slug);
+            return -1;
+        }
+    return 0;
+}
+
+static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq, PyObject *blob,
+                          lstate *s, lgeo **geo, int *owned) {
     int n = sudokit_check_shape(br, bc);
     if (n < 0) return -1;
+    if (blob != Py_None) {
+        lgeo *g = parse_rules_geo(blob, br, bc, owned);
+        if (!g) return -1;
+        *geo = g;
+    }
     int size = n * n;
     if (values->len != size) {
         PyErr_Format(PyExc_ValueError, "expected %d values, got %zd", size, values->len);
@@ -310,6 +367,19 @@ static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq,
             return -1;
         }
     static dmask cand[LG_MAXC];  /* only used with the GIL held */
+    if (cand_seq == Py_None && *geo) {
+        /* the candidates of the puzzle under rules: every digit no peer holds */
+        lgeo *g = *geo;
+        dmask all = n < 64 ? (((dmask)1 << n) - 1) : ~(dmask)0;
+        for (int c = 0; c < size; c++) cand[c] = v[c] ? 0 : all;
+        for (int c = 0; c < size; c++) {
+            if (!v[c]) continue;
+            dmask bit = ~((dmask)1 << (v[c] - 1));
+            CS_FOREACH(p, &g->peer_mask[c], g->nw) cand[p] &= bit;
+        }
+        ls_init(s, g, v, cand);
+        return 0;
+    }
     if (cand_seq == Py_None) {
         /* the candidates of the puzzle: every digit no peer holds (the digits of each row,
          * column and box first, in one pass) */
@@ -368,7 +438,7 @@ static int parse_position(int br, int bc, Py_buffer *values, PyObject *cand_seq,
         cand[i] = (dmask)m;
     }
     Py_DECREF(fast);
-    lgeo *g = get_geo(br, bc, owned);
+    lgeo *g = *geo ? *geo : get_geo(br, bc, owned);
     if (!g) { PyErr_NoMemory(); return -1; }
     *geo = g;
     ls_init(s, g, v, cand);
@@ -416,8 +486,8 @@ static PyObject *py_find(PyObject *self, PyObject *args) {
     (void)self;
     int tech, br, bc;
     Py_buffer values;
-    PyObject *cand;
-    if (!PyArg_ParseTuple(args, "iiiy*O", &tech, &br, &bc, &values, &cand)) return NULL;
+    PyObject *cand, *blob = Py_None;
+    if (!PyArg_ParseTuple(args, "iiiy*O|O", &tech, &br, &bc, &values, &cand, &blob)) return NULL;
     PyObject *out = NULL;
     lgeo *g = NULL;
     int owned = 0;
@@ -429,7 +499,8 @@ static PyObject *py_find(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "unknown technique id %d, or not in the C engine", tech);
         goto end;
     }
-    if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
+    if (parse_position(br, bc, &values, cand, blob, s, &g, &owned)) goto end;
+    if (check_rules_techs(g, &tech, 1)) goto end;
     sudokit_interrupt_begin();
     TECHS[tech].find(s, &o);
     if (sudokit_interrupt_end()) goto end;
@@ -455,8 +526,8 @@ static PyObject *py_next_step(PyObject *self, PyObject *args) {
     int br, bc;
     double max_rating;
     Py_buffer values;
-    PyObject *techs_seq, *cand;
-    if (!PyArg_ParseTuple(args, "Odiiy*O", &techs_seq, &max_rating, &br, &bc, &values, &cand))
+    PyObject *techs_seq, *cand, *blob = Py_None;
+    if (!PyArg_ParseTuple(args, "Odiiy*O|O", &techs_seq, &max_rating, &br, &bc, &values, &cand, &blob))
         return NULL;
     PyObject *out = NULL;
     lgeo *g = NULL;
@@ -467,7 +538,8 @@ static PyObject *py_next_step(PyObject *self, PyObject *args) {
     int *techs = parse_techs(techs_seq, &ntechs);
     if (!techs) goto end;
     if (!(s = new_state())) goto end;
-    if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
+    if (parse_position(br, bc, &values, cand, blob, s, &g, &owned)) goto end;
+    if (check_rules_techs(g, techs, ntechs)) goto end;
     int found;
     sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
@@ -505,9 +577,9 @@ static PyObject *py_path(PyObject *self, PyObject *args) {
     int br, bc;
     double max_rating, stop_above, deadline;
     Py_buffer values;
-    PyObject *techs_seq, *cand;
-    if (!PyArg_ParseTuple(args, "Odddiiy*O", &techs_seq, &max_rating, &stop_above, &deadline, &br,
-                          &bc, &values, &cand))
+    PyObject *techs_seq, *cand, *blob = Py_None;
+    if (!PyArg_ParseTuple(args, "Odddiiy*O|O", &techs_seq, &max_rating, &stop_above, &deadline, &br,
+                          &bc, &values, &cand, &blob))
         return NULL;
     PyObject *out = NULL, *steps = NULL;
     lgeo *g = NULL;
@@ -519,7 +591,8 @@ static PyObject *py_path(PyObject *self, PyObject *args) {
     int *techs = parse_techs(techs_seq, &ntechs);
     if (!techs) goto end;
     if (!(s = new_state())) goto end;
-    if (parse_position(br, bc, &values, cand, s, &g, &owned)) goto end;
+    if (parse_position(br, bc, &values, cand, blob, s, &g, &owned)) goto end;
+    if (check_rules_techs(g, techs, ntechs)) goto end;
     int broken = 0;
     sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS
@@ -632,6 +705,22 @@ PyMODINIT_FUNC PyInit__logic(void) {
     Py_DECREF(techs);
     if (bad) goto fail;
     if (PyModule_AddIntConstant(m, "MAX_SIDE", SUDOKIT_MAX_SIDE) < 0) goto fail;
+    {
+        int k = 0;
+        for (int t = 0; t < NTECHS; t++) k += rules_ok(t);
+        PyObject *rt = PyTuple_New(k);
+        if (!rt) goto fail;
+        k = 0;
+        for (int t = 0; t < NTECHS; t++) {
+            if (!rules_ok(t)) continue;
+            PyObject *x = PyUnicode_FromString(TECHS[t].slug);
+            if (!x) { Py_DECREF(rt); goto fail; }
+            PyTuple_SET_ITEM(rt, k++, x);
+        }
+        bad = PyModule_AddObjectRef(m, "RULES_TECHNIQUES", rt) < 0;
+        Py_DECREF(rt);
+        if (bad) goto fail;
+    }
     return m;
 fail:
     Py_DECREF(m);

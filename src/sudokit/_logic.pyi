@@ -8,6 +8,8 @@ MAX_SIDE: int
 STEP_KINDS: tuple[str, ...]
 #: The technique table, by technique id: (slug, name, rating, best, in Sudoku Explainer, in C).
 TECHNIQUES: tuple[tuple[str, str, float, bool, bool, bool], ...]
+#: The slugs of the techniques that run on a rules geometry (any houses and peers).
+RULES_TECHNIQUES: tuple[str, ...]
 
 class StepData:
     kind: Final[str]
@@ -22,7 +24,13 @@ class StepData:
     info: Final[tuple[int, ...]]
 
 def find(
-    technique: int, box_rows: int, box_cols: int, values: bytes, cand: Sequence[int] | None, /
+    technique: int,
+    box_rows: int,
+    box_cols: int,
+    values: bytes,
+    cand: Sequence[int] | None,
+    geometry: bytes | None = None,
+    /,
 ) -> list[StepData]: ...
 def next_step(
     techniques: Sequence[int],
@@ -31,6 +39,7 @@ def next_step(
     box_cols: int,
     values: bytes,
     cand: Sequence[int] | None,
+    geometry: bytes | None = None,
     /,
 ) -> StepData | None: ...
 def path(
@@ -42,6 +51,7 @@ def path(
     box_cols: int,
     values: bytes,
     cand: Sequence[int] | None,
+    geometry: bytes | None = None,
     /,
 ) -> tuple[int, list[StepData], bytes, tuple[int, ...]]: ...
 

@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
 
-from ._grid import Grid, grids_of, require_classic
+from ._grid import Grid, grids_of
 from .engine import unique_solution
-from .errors import NotUniqueError
+from .errors import InvalidRulesError, NotUniqueError
 from .logic import (
     HODOKU_TECHNIQUES,
     SE_ORDER,
@@ -32,10 +32,12 @@ from .logic import (
     Step,
     StepPath,
     Technique,
+    rules_cut,
     run_path,
     solve_path,
 )
 from .logic.hodoku import HodokuGrade, hodoku_grade
+from .rules import Rules
 
 __all__ = [
     "ER_SCALE",
@@ -193,6 +195,11 @@ def hodoku(puzzle: Grid | Candidates | str) -> HodokuGrade:
     >>> hodoku(Grid(easy))
     HodokuGrade(level='Easy', score=196)
     """
+    rules = puzzle.rules if isinstance(puzzle, Candidates) else Grid.of(puzzle).rules
+    if not rules.is_classic:
+        raise InvalidRulesError(
+            f"the HoDoKu grade handles classic rules only; this grid has rules {str(rules)!r}"
+        )
     result = solve_path(puzzle, techniques=HODOKU_TECHNIQUES)
     return hodoku_grade((s.technique for s in result.steps), solved=result.solved)
 
@@ -231,14 +238,28 @@ def rate(
         start: Grid | Candidates = puzzle.copy()
     else:
         start = Grid.of(puzzle)  # a Grid, or its text
-        require_classic(start, "rating")
         unique_solution(start)
     techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
+    _check_rules_path(end, techniques, start.rules)
     rating = _rating_of(end, steps, max_rating)
     if with_hodoku and rating.solved:
         rating = replace(rating, hodoku=hodoku(puzzle if isinstance(puzzle, Candidates) else start))
     return rating
+
+
+def _check_rules_path(end: PathEnd, techniques: Sequence[Technique], rules: Rules) -> None:
+    """Under rules beyond the classic ones the path runs SE's techniques up to the first that
+    does not run there yet (:func:`~sudokit.logic.for_rules`): a path stuck there has no SE
+    rating, so refuse it, naming that technique, rather than call the puzzle unsolved."""
+    if end is not PathEnd.STUCK or rules.is_classic:
+        return
+    cut = rules_cut(techniques)
+    if cut is not None:
+        raise InvalidRulesError(
+            f"rating under rules {str(rules)!r}: this puzzle needs {cut.slug} or a technique "
+            f"after it, which do not run under rules beyond the classic ones yet"
+        )
 
 
 @lru_cache(maxsize=64)
@@ -301,6 +322,7 @@ class Screened:
         if not self.passed:
             return self.rating
         end, rest = run_path(self._state.copy(), techniques=SE_ORDER, deadline=deadline)
+        _check_rules_path(end, SE_ORDER, self._state.rules)
         steps = StepPath(self._state.shape, steps=(*self.rating.steps, *rest))
         return _rating_of(end, steps, None)
 
@@ -329,6 +351,7 @@ def screen(puzzle: Grid | str, floor: float, *, deadline: float | None = None) -
     techniques = _up_to(cap)
     state = Candidates.from_grid(puzzle)
     end, steps = run_path(state, techniques=techniques, stop_above=cap, deadline=deadline)
+    _check_rules_path(end, techniques, puzzle.rules)
     return Screened(_rating_of(end, steps, cap), state, cap)
 
 

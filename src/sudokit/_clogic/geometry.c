@@ -13,6 +13,8 @@ static void geo_free(lgeo *g) {
     free(g->se_units); free(g->peer_unit); free(g->unit_index); free(g->skip);
     free(g->locking); free(g->lock_in); free(g->pairs);
     free(g->cell_of); free(g->digit_of); free(g->cg); free(g->peerbits);
+    free(g->xmask); free(g->scan); free(g->nscan_h); free(g->ltype_len); free(g->ltype_houses);
+    free(g->ltype_flags); free(g->ltype_of); free(g->lpairs); free(g->blob);
     free(g);
 }
 
@@ -175,6 +177,115 @@ static lgeo *geo_new(int br, int bc) {
     return g;
 }
 
+/* ------------------------------------------------------------------ rules geometries */
+
+/* A reader of a rules geometry's ints (little-endian int32), bounds-checked: a bad blob sets
+ * bad instead of reading past its end or out of range. */
+typedef struct { const uint8_t *p; Py_ssize_t len, at; int bad; } lblob;
+
+static int blob_int(lblob *b, int lo, int hi) {
+    if (b->bad || b->at + 4 > b->len) { b->bad = 1; return lo; }
+    const uint8_t *q = b->p + b->at;
+    int32_t v = (int32_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24);
+    b->at += 4;
+    if (v < lo || v > hi) { b->bad = 1; return lo; }
+    return v;
+}
+
+/* A list of k ints in lo..hi, malloc'd (k + 1 entries so that k = 0 allocates). */
+static int *blob_ints(lblob *b, int k, int lo, int hi) {
+    int *a = malloc(sizeof(int) * ((size_t)k + 1));
+    if (!a) { b->bad = 2; return NULL; }
+    for (int i = 0; i < k; i++) a[i] = blob_int(b, lo, hi);
+    return a;
+}
+
+/* The geometry of a shape under rules (logic/_state.py engine_geometry writes the blob):
+ *   br, bc, nhouse; each house's n cells (rows, columns, boxes or regions, then the extra
+ *   houses); per cell, its peer count and peers; the extra houses singles and hidden sets
+ *   visit (count, houses); those naked sets visit; the house kinds intersections pair (count;
+ *   per kind: flags, count, houses); the pairs of kinds (count; kind1, kind2 each).
+ * The classic tables the rules path reads are built as for a classic shape (rows, columns,
+ * boxes or regions, unit masks, peers); the chain engine's tables are not (no technique that
+ * reads them runs on a rules geometry). NULL with *bad set: 1 a malformed blob, 2 memory. */
+static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
+    lblob b = {p, len, 0, 0};
+    int br = blob_int(&b, 1, LG_MAXN), bc = blob_int(&b, 1, LG_MAXN);
+    int n = br * bc;
+    if (b.bad || n > LG_MAXN || n < 2) { *bad = 1; return NULL; }
+    int size = n * n, nhouse = blob_int(&b, 3 * n, 12 * n);
+    if (b.bad) { *bad = 1; return NULL; }
+    lgeo *g = calloc(1, sizeof(lgeo));
+    if (!g) { *bad = 2; return NULL; }
+    g->rules = 1;
+    g->br = br; g->bc = bc; g->n = n; g->size = size; g->nunit = 3 * n; g->nhouse = nhouse;
+    g->nw = (size + 63) / 64;
+    g->ncand = size * n;
+    g->peer_mask = calloc((size_t)size, sizeof(cset));
+    g->units_of = malloc(sizeof(int) * 3 * (size_t)size);
+    g->xmask = calloc((size_t)(nhouse - 3 * n) + 1, sizeof(cset));
+    g->unit_cells = blob_ints(&b, nhouse * n, 0, size - 1);
+    if (!g->peer_mask || !g->units_of || !g->xmask || !g->unit_cells) b.bad = 2;
+    for (int c = 0; c < size && !b.bad; c++) cs_add(&g->all, c);
+    for (int u = 0; u < nhouse && !b.bad; u++) {
+        cset *m = lg_mask(g, u);
+        for (int i = 0; i < n; i++) cs_add(m, g->unit_cells[u * n + i]);
+        if (cs_count(m, g->nw) != n) b.bad = 1;   /* a house of n distinct cells */
+        if (u < 3 * n)
+            for (int i = 0; i < n; i++) g->units_of[3 * g->unit_cells[u * n + i] + u / n] = u;
+    }
+    for (int c = 0; c < size && !b.bad; c++) {
+        int k = blob_int(&b, 0, size - 1);
+        for (int i = 0; i < k && !b.bad; i++) {
+            int q = blob_int(&b, 0, size - 1);
+            if (q == c) b.bad = 1;
+            cs_add(&g->peer_mask[c], q);
+        }
+    }
+    if (!b.bad) g->nscan = blob_int(&b, 0, nhouse);
+    if (!b.bad) g->scan = blob_ints(&b, g->nscan, 3 * n, nhouse - 1);
+    if (!b.bad) g->nnscan = blob_int(&b, 0, nhouse);
+    if (!b.bad) g->nscan_h = blob_ints(&b, g->nnscan, 3 * n, nhouse - 1);
+    if (!b.bad) g->nltype = blob_int(&b, 0, 16);
+    if (!b.bad) {
+        g->ltype_len = malloc(sizeof(int) * ((size_t)g->nltype + 1));
+        g->ltype_flags = malloc(sizeof(int) * ((size_t)g->nltype + 1));
+        g->ltype_houses = malloc(sizeof(int) * ((size_t)g->nltype * (size_t)n + 1));
+        if (!g->ltype_len || !g->ltype_flags || !g->ltype_houses) b.bad = 2;
+    }
+    for (int t = 0; t < g->nltype && !b.bad; t++) {
+        g->ltype_flags[t] = blob_int(&b, 0, 2);
+        g->ltype_len[t] = blob_int(&b, 1, n);
+        for (int i = 0; i < g->ltype_len[t]; i++) g->ltype_houses[t * n + i] = blob_int(&b, 0, nhouse - 1);
+    }
+    if (!b.bad) {
+        g->ltype_of = malloc(sizeof(int) * ((size_t)g->nltype * (size_t)size + 1));
+        if (!g->ltype_of) b.bad = 2;
+    }
+    for (int t = 0; t < g->nltype && !b.bad; t++) {
+        int *of = g->ltype_of + t * size;
+        for (int c = 0; c < size; c++) of[c] = -1;
+        for (int i = 0; i < g->ltype_len[t]; i++) {
+            int u = g->ltype_houses[t * n + i];
+            for (int k = 0; k < n; k++) {
+                int c = g->unit_cells[u * n + k];
+                if (of[c] >= 0) b.bad = 1;  /* a kind's houses are disjoint */
+                of[c] = u;
+            }
+        }
+    }
+    if (!b.bad) g->nlpair = blob_int(&b, 0, 64);
+    if (!b.bad) g->lpairs = blob_ints(&b, 2 * g->nlpair, 0, g->nltype - 1);
+    if (!b.bad && b.at != len) b.bad = 1;
+    if (!b.bad) {
+        g->blob = malloc((size_t)len);
+        if (!g->blob) b.bad = 2;
+        else { memcpy(g->blob, p, (size_t)len); g->bloblen = len; }
+    }
+    if (b.bad) { *bad = b.bad; geo_free(g); return NULL; }
+    return g;
+}
+
 /* Geometries are built once per shape and kept; only touched with the GIL held (the finders,
  * which may run without it, only read them). */
 #define NGEOS 32
@@ -184,8 +295,22 @@ static int ngeos = 0;
 static lgeo *get_geo(int br, int bc, int *owned) {
     *owned = 0;
     for (int i = 0; i < ngeos; i++)
-        if (geos[i]->br == br && geos[i]->bc == bc) return geos[i];
+        if (!geos[i]->rules && geos[i]->br == br && geos[i]->bc == bc) return geos[i];
     lgeo *g = geo_new(br, bc);
+    if (!g) return NULL;
+    if (ngeos < NGEOS) geos[ngeos++] = g;
+    else *owned = 1;
+    return g;
+}
+
+/* The rules geometry of a blob, built once and kept as classic ones are (NULL with *bad set,
+ * as geo_from_blob). */
+static lgeo *get_rules_geo(const uint8_t *p, Py_ssize_t len, int *owned, int *bad) {
+    *owned = 0;
+    for (int i = 0; i < ngeos; i++)
+        if (geos[i]->rules && geos[i]->bloblen == len && !memcmp(geos[i]->blob, p, (size_t)len))
+            return geos[i];
+    lgeo *g = geo_from_blob(p, len, bad);
     if (!g) return NULL;
     if (ngeos < NGEOS) geos[ngeos++] = g;
     else *owned = 1;

@@ -118,6 +118,20 @@ typedef struct lgeo {
     uint64_t *peerbits;         /* grids up to LG_CANDBITS_MAX candidates: per candidate, its
                                    digit's candidates in the cell's peers (ncw words each);
                                    else NULL */
+    /* A rules geometry (geo_from_blob): houses beyond the classic three kinds, peers beyond
+     * them (neighbour rules). Classic geometries have rules = 0 and none of these. */
+    int rules;
+    int nhouse;                 /* houses: rows, columns, boxes (or jigsaw regions), extras */
+    cset *xmask;                /* cells of each extra house (house nunit + i) */
+    int nscan, *scan;           /* extra houses singles and hidden sets visit, in order */
+    int nnscan, *nscan_h;       /* extra houses naked sets visit, in order */
+    int nltype;                 /* house kinds intersections pair (SukakuExplainer's Locking) */
+    int *ltype_len, *ltype_houses;  /* per kind: its houses (n at most each) */
+    int *ltype_flags;           /* per kind: 1 a line (row, column), 2 a box or region */
+    int *ltype_of;              /* nltype * size: the house of each kind a cell is in, or -1 */
+    int nlpair, *lpairs;        /* (kind1, kind2) pairs, in order */
+    uint8_t *blob;              /* what it was built from (get_rules_geo finds it again) */
+    Py_ssize_t bloblen;
     cset all;                   /* every cell */
     cset unit_mask[LG_MAXU];    /* cells of each unit */
     cset *peer_mask;            /* size entries: the peers of each cell */
@@ -127,6 +141,10 @@ static inline int lg_row(const lgeo *g, int c) { return g->units_of[3 * c]; }
 static inline int lg_col(const lgeo *g, int c) { return g->units_of[3 * c + 1]; }
 static inline int lg_box(const lgeo *g, int c) { return g->units_of[3 * c + 2]; }
 static inline const int *lg_unit(const lgeo *g, int u) { return g->unit_cells + u * g->n; }
+/* The cells of house u as a cset: classic units and a rules geometry's extra houses alike. */
+static inline const cset *lg_mask(const lgeo *g, int u) {
+    return u < g->nunit ? &g->unit_mask[u] : &g->xmask[u - g->nunit];
+}
 
 /* ------------------------------------------------------------------ cell sets */
 

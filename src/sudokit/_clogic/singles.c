@@ -10,12 +10,19 @@ static inline int se_unit(const lgeo *g, int i) {
     return i < n ? 2 * n + i : (i < 2 * n ? i : i - 2 * n);
 }
 
+/* The i-th house singles and hidden sets visit: the classic units in se_unit's order, then a
+ * rules geometry's extra houses in SukakuExplainer's order (g->scan). */
+static inline int scan_unit(const lgeo *g, int i) {
+    return i < g->nunit ? se_unit(g, i) : g->scan[i - g->nunit];
+}
+
 static inline __attribute__((always_inline)) void full_houses(const lstate *s, lsink *out, int nw) {
     const lgeo *g = s->g;
-    for (int i = 0; i < g->nunit; i++) {
-        int u = se_unit(g, i);
+    int nscan = g->nunit + g->nscan;
+    for (int i = 0; i < nscan; i++) {
+        int u = scan_unit(g, i);
         cset e;
-        cs_and(&e, &s->empty, &g->unit_mask[u], nw);
+        cs_and(&e, &s->empty, lg_mask(g, u), nw);
         if (!cs_single(&e, nw)) continue;
         int cell = cs_first(&e, nw), d0;
         DM_FOREACH(d0, s->cand[cell]) {
@@ -33,16 +40,18 @@ static void lf_full_houses(const lstate *s, lsink *out) { LG_NW_SPECIALIZED(full
 
 static inline __attribute__((always_inline)) void hidden_singles(const lstate *s, lsink *out, int nw) {
     const lgeo *g = s->g;
-    int n = g->n;
-    for (int i = 0; i < g->nunit; i++) {
-        int u = se_unit(g, i);
+    int n = g->n, nscan = g->nunit + g->nscan;
+    for (int i = 0; i < nscan; i++) {
+        int u = scan_unit(g, i);
+        const cset *m = lg_mask(g, u);
         cset e;
-        cs_and(&e, &s->empty, &g->unit_mask[u], nw);
+        cs_and(&e, &s->empty, m, nw);
         if (!cs_many(&e, nw)) continue;
-        double rating = u >= 2 * n ? 1.2 : 1.5;
+        /* 1.2 in a box (or jigsaw region), 1.5 in a line or an extra house (SukakuExplainer) */
+        double rating = u >= 2 * n && u < 3 * n ? 1.2 : 1.5;
         for (int d = 1; d <= n; d++) {
             cset places;
-            cs_and(&places, &s->where[d], &g->unit_mask[u], nw);
+            cs_and(&places, &s->where[d], m, nw);
             if (!cs_single(&places, nw)) continue;
             int cell = cs_first(&places, nw);
             lstep_begin(out, K_HIDDEN_SINGLE, rating);

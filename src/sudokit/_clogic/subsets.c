@@ -95,8 +95,11 @@ static void naked_sets(const lstate *s, lsink *out, int k) {
     const lgeo *g = s->g;
     int n = g->n;
     lnaked x = {s, out, 0, k, kinds[k], ratings[k], NULL};
-    for (int i = 0; i < g->nunit; i++) {
-        int u = se_unit(g, i), empty = 0;
+    /* the classic units, then a rules geometry's extra houses naked sets visit (g->nscan_h:
+     * SukakuExplainer's NakedSet leaves the diagonals out) */
+    int nscan = g->nunit + g->nnscan;
+    for (int i = 0; i < nscan; i++) {
+        int u = i < g->nunit ? se_unit(g, i) : g->nscan_h[i - g->nunit], empty = 0;
         const int *cells = lg_unit(g, u);
         for (int j = 0; j < n; j++) empty += !s->values[cells[j]];
         if (empty < 2 * k) continue;
@@ -176,8 +179,9 @@ static void hidden_sets(const lstate *s, lsink *out, int k, int direct) {
     uint64_t places[LG_MAXN + 1];
     lhidden x = {s, out, 0, k, direct ? dkinds[k] : kinds[k], direct,
                  direct ? dratings[k] : ratings[k], NULL, places};
-    for (int i = 0; i < g->nunit; i++) {
-        int u = se_unit(g, i), empty = 0;
+    int nscan = g->nunit + g->nscan;
+    for (int i = 0; i < nscan; i++) {
+        int u = scan_unit(g, i), empty = 0;
         const int *cells = lg_unit(g, u);
         for (int j = 0; j < n; j++) empty += !s->values[cells[j]];
         if (!(empty > 2 * k || (direct && empty > k))) continue;

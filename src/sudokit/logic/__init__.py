@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from ._native import StepPath
 from ._solver import (
+    RULES_TECHNIQUES,
     Hint,
     PathEnd,
     SolveResult,
+    for_rules,
     hint,
     next_step,
+    rules_cut,
     run_path,
     solve_path,
     solve_steps,
@@ -31,6 +34,7 @@ from ._table import ALL_ORDER, HODOKU_TECHNIQUES, SE_ORDER, TECHNIQUES, Techniqu
 
 __all__ = [
     "ALL_ORDER",
+    "RULES_TECHNIQUES",
     "HODOKU_TECHNIQUES",
     "SE_ORDER",
     "STEP_SCHEMA",
@@ -44,8 +48,10 @@ __all__ = [
     "StepPath",
     "Technique",
     "apply",
+    "for_rules",
     "hint",
     "next_step",
+    "rules_cut",
     "run_path",
     "select",
     "solve_path",

@@ -15,7 +15,8 @@ from typing import overload
 from .. import _logic
 from .._grid import Grid
 from .._shape import Shape
-from ._state import Candidates
+from ..rules import CLASSIC, Rules
+from ._state import Candidates, engine_geometry
 from ._step import Link, Step
 
 __all__ = [
@@ -48,14 +49,15 @@ def pairs(raw: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple(zip(raw[::2], raw[1::2], strict=True))
 
 
-def position(state: Candidates) -> tuple[int, int, bytes, list[int] | None]:
-    """The shape and position arguments every call into the engine takes."""
+def position(state: Candidates) -> tuple[int, int, bytes, list[int] | None, bytes | None]:
+    """The shape, position and rules geometry arguments every call into the engine takes."""
     shape = state.shape
-    return shape.box_rows, shape.box_cols, bytes(state.values), state.cand
+    geo = engine_geometry(shape, state.rules)
+    return shape.box_rows, shape.box_cols, bytes(state.values), state.cand, geo
 
 
-def from_data(shape: Shape, data: _logic.StepData) -> Step:
-    """The :class:`Step` for a step the C engine found."""
+def from_data(shape: Shape, data: _logic.StepData, rules: Rules = CLASSIC) -> Step:
+    """The :class:`Step` for a step the C engine found (on a grid with ``rules``)."""
     decode = _DECODERS.get(data.kind)
     return Step(
         shape,
@@ -69,6 +71,7 @@ def from_data(shape: Shape, data: _logic.StepData) -> Step:
         tuple(Link(*link) for link in data.links),
         data.complexity,
         decode(data.info) if decode is not None else (),
+        rules,
     )
 
 
@@ -78,18 +81,23 @@ class StepPath(Sequence[Step]):
     places a value, which :meth:`ratings`, :meth:`technique` and :meth:`first_placing` give
     without making them)."""
 
-    __slots__ = ("_data", "_shape", "_steps")
+    __slots__ = ("_data", "_rules", "_shape", "_steps")
 
     def __init__(
-        self, shape: Shape, data: Sequence[_logic.StepData] = (), steps: Sequence[Step] = ()
+        self,
+        shape: Shape,
+        data: Sequence[_logic.StepData] = (),
+        steps: Sequence[Step] = (),
+        rules: Rules = CLASSIC,
     ):
         self._shape = shape
+        self._rules = rules
         self._data: tuple[_logic.StepData, ...] | None = tuple(data) if data else None
         self._steps: tuple[Step, ...] | None = None if data else tuple(steps)
 
     def _all(self) -> tuple[Step, ...]:
         if self._steps is None:
-            self._steps = tuple(from_data(self._shape, d) for d in self._data or ())
+            self._steps = tuple(from_data(self._shape, d, self._rules) for d in self._data or ())
             self._data = None
         return self._steps
 
@@ -114,7 +122,7 @@ class StepPath(Sequence[Step]):
     def without_last(self) -> StepPath:
         """The path without its last step."""
         if self._data is not None:
-            return StepPath(self._shape, data=self._data[:-1])
+            return StepPath(self._shape, data=self._data[:-1], rules=self._rules)
         return StepPath(self._shape, steps=self._all()[:-1])
 
     def __len__(self) -> int:
@@ -148,7 +156,7 @@ def finder(slug: str, doc: str | None = None) -> Callable[[Candidates], Iterator
 
     def find(state: Candidates) -> Iterator[Step]:
         shape = state.shape
-        return (from_data(shape, d) for d in _logic.find(tech, *position(state)))
+        return (from_data(shape, d, state.rules) for d in _logic.find(tech, *position(state)))
 
     find.__name__ = f"find_{slug.replace('-', '_')}"
     find.__doc__ = doc or f"Every {slug} step in ``state``, in the engine's search order."
@@ -177,7 +185,8 @@ def path(
         where = position(puzzle)
     else:
         shape = puzzle.shape
-        where = (shape.box_rows, shape.box_cols, puzzle.cells, None)
+        geo = engine_geometry(shape, puzzle.rules)
+        where = (shape.box_rows, shape.box_cols, puzzle.cells, None, geo)
     end, steps, values, cand = _logic.path(
         techniques,
         -1.0 if max_rating is None else max_rating,

@@ -12,21 +12,26 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from .. import _logic
 from .._grid import Grid
+from ..rules import Rules
 from ._native import CAPPED, IN_C, SOLVED, STUCK, TECH_ID, StepPath, from_data, path, position
 from ._state import Candidates
 from ._step import Step, apply, cell_list
 from ._table import SE_ORDER, Technique, select
 
 __all__ = [
+    "RULES_TECHNIQUES",
     "Hint",
     "PathEnd",
     "SolveResult",
     "hint",
     "next_step",
+    "for_rules",
+    "rules_cut",
     "run_path",
     "solve_path",
     "solve_steps",
@@ -50,6 +55,32 @@ def _techniques(techniques: Iterable[str] | Sequence[Technique] | None) -> Seque
     if all(isinstance(t, Technique) for t in items):
         return items  # type: ignore[return-value]
     return select(str(t) for t in items)
+
+
+#: The techniques that run under rules beyond the classic ones (the C engine's list).
+RULES_TECHNIQUES: frozenset[str] = frozenset(_logic.RULES_TECHNIQUES)
+
+
+@lru_cache(maxsize=64)
+def _rules_prefix(techniques: tuple[Technique, ...]) -> tuple[Technique, ...]:
+    cut = rules_cut(techniques)
+    return techniques if cut is None else techniques[: techniques.index(cut)]
+
+
+def rules_cut(techniques: Sequence[Technique]) -> Technique | None:
+    """The first of ``techniques`` that does not run under rules beyond the classic ones yet,
+    or None when they all do."""
+    return next((t for t in techniques if t.slug not in RULES_TECHNIQUES), None)
+
+
+def for_rules(techniques: Sequence[Technique], rules: Rules) -> Sequence[Technique]:
+    """``techniques`` as the solver tries them under ``rules``: all of them for the classic
+    rules; else those before the first that does not run under rules yet (a later technique
+    alone would take steps the missing one would have taken first, and the path would not be
+    Sudoku Explainer's)."""
+    if rules.is_classic:
+        return techniques
+    return _rules_prefix(tuple(techniques))
 
 
 def in_c(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
@@ -89,12 +120,12 @@ def next_step(
     max_rating: float | None = None,
 ) -> Step | None:
     """The step the solver would take next from ``state``, or None when stuck."""
-    chosen = _techniques(techniques)
+    chosen = for_rules(_techniques(techniques), state.rules)
     ids = in_c(chosen)
     if ids is not None:
         cap = -1.0 if max_rating is None else max_rating
         data = _logic.next_step(ids, cap, *position(state))
-        return None if data is None else from_data(state.shape, data)
+        return None if data is None else from_data(state.shape, data, state.rules)
     for t in chosen:
         if max_rating is not None and t.rating > max_rating:
             continue  # (orders other than SE's, such as HoDoKu's, do not grow in rating)
@@ -141,13 +172,15 @@ def run_path(
     """
     if not isinstance(puzzle, Candidates):
         puzzle = Grid.of(puzzle)
-    chosen = _techniques(techniques)
+    chosen = for_rules(_techniques(techniques), puzzle.rules)
     ids = _ids(chosen)
     if ids is not None:
         code, found = path(
             puzzle, ids, max_rating=max_rating, stop_above=stop_above, deadline=deadline
         )
-        return _ENDS.get(code, PathEnd.OUT_OF_TIME), StepPath(puzzle.shape, data=found)
+        return _ENDS.get(code, PathEnd.OUT_OF_TIME), StepPath(
+            puzzle.shape, data=found, rules=puzzle.rules
+        )
     state = puzzle if isinstance(puzzle, Candidates) else Candidates.from_grid(puzzle)
     steps: list[Step] = []
     end = PathEnd.SOLVED
@@ -328,6 +361,6 @@ def hint(
         digits = "/".join(map(str, step.digits)) or "the marked digits"
         text = f"Look for a {name} on {digits} in {cell_list(shape, _pattern(step))}"
     else:
-        where = " and ".join(shape.unit_name(u) for u in _where(step))
+        where = " and ".join(step.unit_name(u) for u in _where(step))
         text = f"Look for a {name} in {where}"
     return Hint(detail, text, step)

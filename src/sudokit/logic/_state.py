@@ -15,14 +15,29 @@ Terms:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
+from math import isqrt
 
-from .._grid import Grid, require_classic
+from .._grid import Grid
 from .._shape import Shape
-from ..errors import InvalidPuzzleError
+from ..errors import InvalidPuzzleError, InvalidRulesError
+from ..rules import CLASSIC, Rules, refuse_cages
+from ..rules import geometry as rules_geometry
 
-__all__ = ["Candidates", "Geometry", "bits", "geometry", "house_order"]
+__all__ = [
+    "LOGIC_RULES",
+    "Candidates",
+    "Geometry",
+    "bits",
+    "engine_geometry",
+    "geometry",
+    "house_order",
+    "require_logic_rules",
+]
+
+#: The rules (beyond the classic ones) the logic engine reasons under; a jigsaw's regions too.
+LOGIC_RULES: frozenset[str] = frozenset({"x", "windoku", "dg", "antiknight", "antiking"})
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -34,28 +49,121 @@ def bits(mask: int) -> Iterator[int]:
 
 
 class Geometry:
-    """Cell-bitset views of a shape's units, computed once per shape (see :func:`geometry`).
+    """Cell-bitset views of a shape's houses under rules, computed once (see :func:`geometry`).
 
-    ``unit_mask[u]``: the cells of unit ``u`` (rows, then columns, then boxes, as
-    :attr:`Shape.units`); ``peer_mask[c]``: the peers of cell ``c``; ``units_of[c]``: its row,
-    column and box; ``all_cells``: every cell.
+    ``unit_mask[u]``: the cells of house ``u`` (rows, then columns, then boxes or jigsaw
+    regions, as :attr:`Shape.units`; then the rules' extra houses, as
+    :attr:`sudokit.rules.Geometry.houses`); ``peer_mask[c]``: the peers of cell ``c`` (with
+    the neighbour rules' cells); ``units_of[c]``: its row, column and box (or region);
+    ``all_cells``: every cell.
     """
 
-    __slots__ = ("all_cells", "n", "peer_mask", "shape", "unit_mask", "units", "units_of")
+    __slots__ = ("all_cells", "n", "peer_mask", "rules", "shape", "unit_mask", "units", "units_of")
 
-    def __init__(self, shape: Shape) -> None:
+    def __init__(self, shape: Shape, rules: Rules = CLASSIC) -> None:
         self.shape = shape
+        self.rules = rules
         self.n = shape.n
-        self.units = shape.units
-        self.units_of = shape.units_of
-        self.unit_mask = tuple(sum(1 << c for c in unit) for unit in shape.units)
-        self.peer_mask = tuple(sum(1 << p for p in peers) for peers in shape.peers)
+        if rules.is_classic:
+            self.units: tuple[tuple[int, ...], ...] = shape.units
+            self.units_of: tuple[tuple[int, int, int], ...] = shape.units_of
+            peers: Sequence[Iterable[int]] = shape.peers
+        else:
+            geo = rules_geometry(shape, rules)
+            self.units = geo.houses
+            # a cell's first three houses are its row, column and box (or region)
+            self.units_of = tuple((h[0], h[1], h[2]) for h in geo.houses_of)
+            peers = geo.peers
+        self.unit_mask = tuple(sum(1 << c for c in unit) for unit in self.units)
+        self.peer_mask = tuple(sum(1 << p for p in cell_peers) for cell_peers in peers)
         self.all_cells = (1 << shape.size) - 1
 
 
 @lru_cache(maxsize=32)
-def geometry(shape: Shape) -> Geometry:
-    return Geometry(shape)
+def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:
+    return Geometry(shape, rules)
+
+
+def require_logic_rules(rules: Rules, what: str = "the logic engine") -> None:
+    """Refuse, by name, rules the logic engine does not reason under (``nc``: its relation
+    is not a peer relation, and SukakuExplainer rates it with techniques of its own; killer
+    cages, whose sums its techniques do not read yet)."""
+    refuse_cages(rules, what)
+    unknown = sorted(set(rules.extras) - LOGIC_RULES)
+    if unknown:
+        raise InvalidRulesError(
+            f"{what} does not handle rule {', '.join(map(repr, unknown))} yet "
+            f"(grid rules {str(rules)!r}); it handles "
+            f"{', '.join(sorted(LOGIC_RULES))}, jigsaw and their combinations"
+        )
+
+
+def _implied_order(count: int, b: int) -> list[int]:
+    """SukakuExplainer's order of the implied windows, as indexes into sudokit's: those in
+    the gap rows (across the window bands), then in the gap columns, then the corner one."""
+    across = list(range(b - 1, 2 * (b - 1)))
+    down = list(range(b - 1))
+    order = across + down + [2 * (b - 1)]
+    return order if len(order) == count else list(range(count))
+
+
+@lru_cache(maxsize=64)
+def engine_geometry(shape: Shape, rules: Rules) -> bytes | None:
+    """The rules geometry as the C logic engine reads it (``geo_from_blob`` in
+    ``_clogic/geometry.c``), or None for the classic rules (the engine's own tables).
+
+    It says which houses each technique visits, in SukakuExplainer's order: singles and
+    hidden sets visit the boxes (or regions), columns and rows, then the disjoint groups, the
+    windows (the real ones, then the implied ones) and the two diagonals; naked sets leave
+    the diagonals out; intersections pair boxes with lines, then disjoint groups and windows
+    with lines, boxes and each other.
+    """
+    if rules.is_classic:
+        return None
+    require_logic_rules(rules)
+    geo = rules_geometry(shape, rules)
+    n = shape.n
+    names = geo.house_names
+    kinds: dict[str, list[int]] = {"group": [], "window": [], "implied": [], "diagonal": []}
+    for h, name in enumerate(names[3 * n :], start=3 * n):
+        kind = name.rsplit(" ", 1)[0]
+        kinds["implied" if kind == "implied window" else kind].append(h)
+    implied = kinds["implied"]
+    windows = kinds["window"] + [implied[i] for i in _implied_order(len(implied), isqrt(n))]
+    groups, diagonals = kinds["group"], kinds["diagonal"]
+    ints = [shape.box_rows, shape.box_cols, len(geo.houses)]
+    for house in geo.houses:
+        ints += house
+    for cell_peers in geo.peers:
+        ints += [len(cell_peers), *cell_peers]
+    scan = groups + windows + diagonals
+    ints += [len(scan), *scan]
+    naked = groups + windows
+    ints += [len(naked), *naked]
+    box, row, col, dg, win = 0, 1, 2, 3, 4
+    types = [
+        (2, list(range(2 * n, 3 * n))),
+        (1, list(range(n))),
+        (1, list(range(n, 2 * n))),
+        (0, groups),
+        (0, windows),
+    ]
+    ints.append(len(types))
+    for flags, houses in types:
+        # an absent kind (no groups) is written with one house, the first box: never paired
+        listed = houses or [2 * n]
+        ints += [flags, len(listed), *listed]
+    pairs = [(box, col), (box, row), (col, box), (row, box)]
+    if groups:
+        pairs += [(dg, col), (dg, row), (col, dg), (row, dg), (box, dg), (dg, box)]
+    if windows:
+        pairs += [(win, col), (win, row), (col, win), (row, win), (box, win), (win, box)]
+    if groups and windows:
+        pairs += [(win, dg), (dg, win)]
+    ints.append(len(pairs))
+    for a, b in pairs:
+        ints += [a, b]
+    return b"".join(i.to_bytes(4, "little") for i in ints)
 
 
 @lru_cache(maxsize=32)
@@ -88,9 +196,10 @@ class Candidates:
     (14, 1)
     """
 
-    __slots__ = ("cand", "empty", "geo", "n", "shape", "values", "where")
+    __slots__ = ("cand", "empty", "geo", "n", "rules", "shape", "values", "where")
 
     shape: Shape
+    rules: Rules
     n: int
     geo: Geometry
     values: list[int]
@@ -98,10 +207,13 @@ class Candidates:
     where: list[int]
     empty: int
 
-    def __init__(self, shape: Shape, values: list[int], cand: list[int]) -> None:
+    def __init__(
+        self, shape: Shape, values: list[int], cand: list[int], rules: Rules = CLASSIC
+    ) -> None:
         self.shape = shape
+        self.rules = rules
         self.n = shape.n
-        self.geo = geometry(shape)
+        self.geo = geometry(shape, rules)
         self.reset(values, cand)
 
     def reset(self, values: list[int], cand: list[int]) -> None:
@@ -118,18 +230,19 @@ class Candidates:
 
     @classmethod
     def from_grid(cls, grid: Grid) -> Candidates:
-        require_classic(grid, "the logic engine")
+        rules = grid.rules
+        require_logic_rules(rules)
         shape = grid.shape
         full = (1 << shape.n) - 1
         values = list(grid.cells)
         cand = [0 if v else full for v in values]
-        peers = shape.peers
+        peers = shape.peers if rules.is_classic else rules_geometry(shape, rules).peers
         for c, v in enumerate(values):
             if v:
                 bit = ~(1 << (v - 1))
                 for p in peers[c]:
                     cand[p] &= bit
-        return cls(shape, values, cand)
+        return cls(shape, values, cand, rules)
 
     @classmethod
     def from_masks(cls, grid: Grid, masks: Iterable[int]) -> Candidates:
@@ -154,11 +267,12 @@ class Candidates:
                 raise InvalidPuzzleError(
                     f"cell {grid.shape.cell_name(c)} is empty and has no candidate left"
                 )
-        return cls(grid.shape, list(grid.cells), cand)
+        return cls(grid.shape, list(grid.cells), cand, grid.rules)
 
     def copy(self) -> Candidates:
         new = object.__new__(Candidates)
         new.shape = self.shape
+        new.rules = self.rules
         new.n = self.n
         new.geo = self.geo
         new.values = self.values.copy()
@@ -214,7 +328,7 @@ class Candidates:
         return False
 
     def to_grid(self) -> Grid:
-        return Grid.unchecked(self.shape, bytes(self.values))
+        return Grid.unchecked(self.shape, bytes(self.values), rules=self.rules)
 
     def masks(self) -> list[int]:
         """Candidates per cell, with a filled cell shown as its value's bit (pencil-mark form)."""

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .._shape import Shape
+from ..rules import CLASSIC, Rules
+from ..rules import geometry as rules_geometry
 from ._state import Candidates
 
 __all__ = [
@@ -71,6 +73,7 @@ class Step:
     links: tuple[Link, ...] = ()
     complexity: int = 0
     info: tuple[tuple[str, object], ...] = field(default=())
+    rules: Rules = CLASSIC  # the grid's rules: they name the houses beyond rows, columns, boxes
 
     @property
     def text(self) -> str:
@@ -89,6 +92,16 @@ class Step:
     def name(self, cell: int) -> str:
         return self.shape.cell_name(cell)
 
+    def unit_name(self, unit: int) -> str:
+        """``row 3``, ``box 7``, ``diagonal 1``, ``window 2``, ``region 4``... for a house."""
+        if self.rules.is_classic:
+            return self.shape.unit_name(unit)
+        return rules_geometry(self.shape, self.rules).house_names[unit]
+
+    def _unit_entry(self, unit: int) -> list[object]:
+        kind, _, number = self.unit_name(unit).rpartition(" ")
+        return [kind, int(number)]
+
     def __repr__(self) -> str:
         return f"<Step {self.technique} {self.rating:.1f}: {self.text}>"
 
@@ -101,7 +114,9 @@ class Step:
         - ``placements`` and ``eliminations``: ``[row, col, digit]``;
         - ``cells``: ``[row, col]``, the cells the deduction rests on;
         - ``links``: ``[row, col, digit, row2, col2, digit2, strong]``;
-        - ``units``: ``[kind, number]``, kind ``"row"``, ``"column"`` or ``"box"``;
+        - ``units``: ``[kind, number]``, kind ``"row"``, ``"column"`` or ``"box"``; under
+          rules also ``"region"``, ``"diagonal"``, ``"window"``, ``"implied window"`` or
+          ``"group"``;
         - ``digits``: the digits it is about;
         - ``candidates``, given the ``state`` the step was found in: ``[row, col, mask]`` for
           the empty cells of the pattern and of the eliminations (so a player without pencil
@@ -118,7 +133,7 @@ class Step:
                 [a // n + 1, a % n + 1, d, b // n + 1, b % n + 1, d2, bool(strong)]
                 for a, d, b, d2, strong in self.links
             ],
-            "units": [[("row", "column", "box")[u // n], u % n + 1] for u in self.units],
+            "units": [self._unit_entry(u) for u in self.units],
             "digits": list(self.digits),
             "text": self.text,
         }
@@ -170,7 +185,18 @@ STEP_SCHEMA: dict[str, object] = {
             "items": {
                 "type": "array",
                 "prefixItems": [
-                    {"enum": ["row", "column", "box"]},
+                    {
+                        "enum": [
+                            "row",
+                            "column",
+                            "box",
+                            "region",
+                            "diagonal",
+                            "window",
+                            "implied window",
+                            "group",
+                        ]
+                    },
                     {"type": "integer", "minimum": 1},
                 ],
                 "minItems": 2,

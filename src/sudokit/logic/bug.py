@@ -79,7 +79,7 @@ def _explain(step: Step) -> str:
     elif kind == 2:
         why = f"one of {cells} must be {step.digits[0]} (else a deadly BUG)"
     elif kind == 3:
-        unit = step.shape.unit_name(step.units[0])
+        unit = step.unit_name(step.units[0])
         bug = digit_list(_ints(step, "bug_digits"))
         others = cell_list(step.shape, _ints(step, "set_cells"))
         why = (
@@ -87,7 +87,7 @@ def _explain(step: Step) -> str:
             f"{digit_list(step.digits)} in {unit}"
         )
     else:
-        unit = step.shape.unit_name(step.units[0])
+        unit = step.unit_name(step.units[0])
         why = (
             f"{step.digits[0]} in {unit} is in {cells}, and one of them holds "
             f"{digit_list(_ints(step, 'bug_digits'))}"

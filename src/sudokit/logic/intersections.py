@@ -41,15 +41,15 @@ find_intersections = finder(
 def _explain(step: Step) -> str:
     shape, d = step.shape, step.digits[0]
     title = step.technique.replace("-", " ").capitalize()
-    text = f"{title}: in {shape.unit_name(step.units[0])}, {d} lies only in "
-    text += shape.unit_name(step.units[1])
+    text = f"{title}: in {step.unit_name(step.units[0])}, {d} lies only in "
+    text += step.unit_name(step.units[1])
     if not step.placements:
         return f"{text}: {effects(step)}"
     cell = step.name(step.placements[0][0])
     cleared = cast(tuple[tuple[int, int], ...], step.detail("cleared", ()))
     return (
         f"{text}, so {cell_list(shape, [c for c, _ in cleared])} cannot be {d}; that leaves "
-        f"{cell} the only place for {d} in {shape.unit_name(step.units[2])}: {cell}={d}"
+        f"{cell} the only place for {d} in {step.unit_name(step.units[2])}: {cell}={d}"
     )
 
 

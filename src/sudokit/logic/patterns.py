@@ -170,7 +170,7 @@ def _skyscraper(step: Step) -> str:
 
 
 def _kite(step: Step) -> str:
-    row, col, box = (step.shape.unit_name(u) for u in step.units)
+    row, col, box = (step.unit_name(u) for u in step.units)
     return (
         f"2-String Kite on {step.digits[0]}: {row} and {col} meet in {box}, so {_both_ends(step)}"
     )
@@ -181,7 +181,7 @@ def _turbot(step: Step) -> str:
 
 
 def _empty_rectangle(step: Step) -> str:
-    box, line, cross, _ = (step.shape.unit_name(u) for u in step.units)
+    box, line, cross, _ = (step.unit_name(u) for u in step.units)
     x, y = step.cells[:2]
     return (
         f"Empty Rectangle on {step.digits[0]} in {box} ({line} and {cross}) with "
@@ -241,7 +241,7 @@ find_locked_subsets = finder(
 
 def _locked_subset(step: Step) -> str:
     kind = "pair" if len(step.cells) == 2 else "triple"
-    where = " and ".join(step.shape.unit_name(u) for u in step.units)
+    where = " and ".join(step.unit_name(u) for u in step.units)
     digits = "/".join(map(str, step.digits))
     cells = ", ".join(step.name(c) for c in step.cells)
     return f"Locked {kind} {digits} in {cells} ({where}): {effects(step)}"

@@ -23,13 +23,13 @@ find_naked_singles = finder("naked-single")
 
 def _full_house(step: Step) -> str:
     (cell, d), u = step.placements[0], step.units[0]
-    unit = step.shape.unit_name(u)
+    unit = step.unit_name(u)
     return f"Full house: {step.name(cell)} is the last empty cell of {unit}, so it is {d}"
 
 
 def _hidden_single(step: Step) -> str:
     (cell, d), u = step.placements[0], step.units[0]
-    return f"Hidden single: in {step.shape.unit_name(u)}, {d} fits only in {step.name(cell)}"
+    return f"Hidden single: in {step.unit_name(u)}, {d} fits only in {step.name(cell)}"
 
 
 def _naked_single(step: Step) -> str:

@@ -74,14 +74,14 @@ def _title(step: Step) -> str:
 
 def _naked(step: Step) -> str:
     cells = cell_list(step.shape, step.cells)
-    unit = step.shape.unit_name(step.units[0])
+    unit = step.unit_name(step.units[0])
     return f"{_title(step)} {digit_list(step.digits)} in {cells} ({unit}): {effects(step)}"
 
 
 def _hidden(step: Step) -> str:
     shape = step.shape
     cells = cell_list(shape, step.cells)
-    text = f"{_title(step)} {digit_list(step.digits)}: in {shape.unit_name(step.units[0])} "
+    text = f"{_title(step)} {digit_list(step.digits)}: in {step.unit_name(step.units[0])} "
     text += f"they fit only in {cells}"
     if not step.placements:
         return f"{text}: {effects(step)}"

@@ -112,7 +112,7 @@ def _explain(step: Step) -> str:
     elif kind == 2:
         why = f"{names} must hold {step.detail('digit')} (else two solutions)"
     elif kind == 3:
-        unit = step.shape.unit_name(step.units[0])
+        unit = step.unit_name(step.units[0])
         others = cell_list(step.shape, _ints(step, "set_cells"))
         digits = digit_list(_ints(step, "set_digits"))
         why = (
@@ -120,7 +120,7 @@ def _explain(step: Step) -> str:
             f"{step.detail('set')} set on {digits} in {unit}"
         )
     else:
-        unit = step.shape.unit_name(step.units[0])
+        unit = step.unit_name(step.units[0])
         why = f"{a} in {unit} is in {names}, so neither can be {b}"
     return f"{head}: {why}; {effects(step)}"
 
