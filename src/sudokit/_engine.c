@@ -2032,11 +2032,11 @@ done:
  * state no shape and are not "# solution", are passed over.  Anything else stops the scan at
  * that line: the caller reads it the general way (with its messages) and goes on after it. */
 
-/* Does the text [p, end) hold "shape="? */
+/* Does the text [p, end) hold "shape=" or "rules=" (a record's rules: no classic line)? */
 static int has_shape_word(const uint8_t *p, const uint8_t *end)
 {
     for (; end - p >= 6; p++)
-        if (p[0] == 's' && memcmp(p, "shape=", 6) == 0)
+        if ((p[0] == 's' && memcmp(p, "shape=", 6) == 0) || (p[0] == 'r' && memcmp(p, "rules=", 6) == 0))
             return 1;
     return 0;
 }
