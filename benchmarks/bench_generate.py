@@ -17,8 +17,16 @@ time (1.0: ``--jobs`` costs nothing over separate processes).
 
     python benchmarks/bench_generate.py --baseline DIR [--baseline-python PY] [--rounds 5]
 
-compares minimal 9x9 generation (no symmetry, one core, CPU time) with another checkout (``DIR``,
-whose ``src`` holds built extensions; ``PY``, its interpreter, when it needs its own venv): each
+    python benchmarks/bench_generate.py --rules [x,windoku,...] [--count N]
+
+times unique minimal 9x9 puzzles without symmetry under each rule set (all of them by default;
+``jigsaw`` makes a fresh random layout a puzzle) on one core: puzzles a second (CPU time of
+this process), the share proven minimal (a search past its budget keeps the clue: see
+``sudokit.generator``) and the mean clue count, one JSON line a rule set.
+
+The ``--baseline`` mode compares minimal 9x9 generation (no symmetry, one core, CPU time)
+with another checkout (``DIR``, whose ``src`` holds built extensions; ``PY``, its interpreter,
+when it needs its own venv): each
 round makes the same puzzles in a fresh process of each tree, one after the other, and the
 record gives both rates (best round), the median of the rounds' ratios (this tree / baseline)
 and both clue distributions, which must be the same when the generator's output is unchanged.
@@ -187,14 +195,44 @@ def bench_baseline(baseline: Path, python: str, count: int, rounds: int) -> None
     )
 
 
+RULE_SETS = ("x", "windoku", "dg", "antiknight", "antiking", "nc", "jigsaw")
+
+
+def bench_rules(names: list[str], count: int) -> None:
+    for rules in names:
+        t = time.process_time()
+        made = [generate(rules=rules, symmetry="none", seed=1, index=i) for i in range(count)]
+        spent = time.process_time() - t
+        emit(
+            {
+                "bench": "generate-rules",
+                "rules": rules,
+                "puzzles": count,
+                "per_second_1_core": round(count / spent, 1),
+                "proven_minimal": round(sum(p.minimal is True for p in made) / count, 3),
+                "mean_clues": round(statistics.fmean(p.clues for p in made), 2),
+            }
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--baseline", type=Path, help="only: minimal 9x9 against this checkout")
     ap.add_argument("--baseline-python", default=sys.executable, help="the baseline's Python")
     ap.add_argument("--rounds", type=int, default=5, help="turns each tree takes (--baseline)")
+    ap.add_argument(
+        "--rules",
+        nargs="?",
+        const=",".join(RULE_SETS),
+        help="only: minimal 9x9 puzzles under these rule sets, comma-separated (default: all)",
+    )
+    ap.add_argument("--count", type=int, default=200, help="puzzles a rule set (--rules)")
     args = ap.parse_args()
     emit({"bench": "generate", "event": "start", **machine()})
+    if args.rules is not None:
+        bench_rules(args.rules.split(","), args.count)
+        return
     if args.baseline is not None:
         bench_baseline(
             args.baseline, args.baseline_python, 1000 if args.quick else 3000, args.rounds

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from sudokit import Grid, Shape, _engine, _logic, random_grid
-from sudokit.generator import _orbit_ids
+from sudokit.layouts import orbit_ids as _orbit_ids
 from sudokit.logic import Candidates
 
 pytestmark = pytest.mark.skipif(

@@ -21,7 +21,6 @@ import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
 from sudokit.cli import main
 from sudokit.generator import (
-    _MAPS,
     SYMMETRIES,
     Batch,
     _plan,
@@ -29,6 +28,7 @@ from sudokit.generator import (
     orbits,
     symmetry_of,
 )
+from sudokit.layouts import MAPS as _MAPS
 from sudokit.output import format_record, format_records
 
 from reference import count_solutions as ref_count
@@ -536,16 +536,16 @@ def test_engine_logic_modes_dig_puzzles_singles_can_solve(
     mode: int, allowed: None, max_er: float
 ) -> None:
     from sudokit import _engine
-    from sudokit.generator import _orbit_ids
+    from sudokit.layouts import orbit_ids as _orbit_ids
     from sudokit.logic import solve_path
     from sudokit.rating import rate
 
     for shape in (Shape(3, 3), Shape(2, 3), Shape(3, 4)):
         ids = _orbit_ids(shape, "none")
         for seed in range(10):
-            cells, solution, *_ = _engine.generate(
-                shape.box_rows, shape.box_cols, seed, ids, 0, False, 0, mode
-            )
+            made = _engine.generate(shape.box_rows, shape.box_cols, seed, ids, 0, False, 0, mode)
+            assert made is not None
+            cells, solution, *_ = made
             puzzle = sudokit.Grid.unchecked(shape, cells)
             if shape.n < 9:
                 assert ref_count(shape, cells, limit=2)[0] == 1

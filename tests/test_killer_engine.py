@@ -132,10 +132,12 @@ def test_layers_that_do_not_read_cages_refuse_killer_by_name() -> None:
     from sudokit.render.svg import svg
 
     grid = Grid("." * 16, shape=Shape(2, 2), rules=KILLER4)
-    from sudokit import canonical, canonical_id
+    from sudokit import canonical, canonical_id, generate
     from sudokit.logic import solve_path
     from sudokit.rating import rate
 
+    with pytest.raises(InvalidRulesError, match="the generator does not read killer cages yet"):
+        generate(shape=Shape(2, 2), rules=KILLER4)
     for layer, call in (
         ("the logic engine", solve_path),
         ("the logic engine", rate),

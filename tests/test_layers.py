@@ -34,7 +34,7 @@ LAYERS: list[set[str]] = [
         "canon",
     },
     {"_parallel", "cluster", "engine", "batch"},
-    {"generator"},
+    {"generator", "layouts"},
     {"logic"},
     {"rating"},
     {"difficulty"},

@@ -3,7 +3,8 @@ bulk reader of 9x9 puzzle lines (``_engine.solve_lines``) is a fast path beside 
 here line by line against the Python reader as the oracle so the two cannot drift.
 
 The C reader is stricter on purpose, never looser: it passes over a comment only when it
-holds no ``shape=`` at all (the Python reader also passes over ``shape=3x3``), and it takes
+holds no ``shape=`` and no ``rules=`` at all (the Python reader also passes over ``shape=3x3``
+and ``rules=classic``), and it takes
 no line with a carriage return but at its end (a text reader would split the line there).
 Whatever it refuses, its caller reads the general way. So on every line:
 
@@ -37,6 +38,9 @@ _PIECES = [
     "shape=",
     "shape=3x3",
     "shape=2x3",
+    "rules=x",
+    "rules=",
+    "rules=classic",
     "shape=3x3x",
     "3x3",
     " solution",
@@ -100,7 +104,7 @@ def test_the_c_line_reader_agrees_with_the_python_reader(raw: str) -> None:
         return
     comment = _comment(raw)
     inner_cr = "\r" in raw.removesuffix("\n").removesuffix("\r")
-    if python is None or "shape=" in comment or inner_cr:
+    if python is None or "shape=" in comment or "rules=" in comment or inner_cr:
         return  # refused by C on purpose (see the module's rules); read the general way
     kind, cells = python
     assert kind == "puzzle" and cells is not None, f"C refused a passed-over line: {raw!r}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Callable
 
 import pytest
 
@@ -25,7 +24,6 @@ from sudokit import (
     solve_many,
     unique_solution,
 )
-from sudokit.generator import is_minimal, minimise
 from sudokit.rules import geometry
 
 JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
@@ -154,16 +152,3 @@ def test_random_grid_under_rules() -> None:
     assert type(random_grid(seed=9)) is Grid
     with pytest.raises(InvalidRulesError, match="'antiking' on shape 2x2 have no complete grid"):
         random_grid(Shape(2, 2), rules="antiking", seed=1)
-
-
-def test_layers_without_rules_refuse_them() -> None:
-    puzzle = _unique_under(X, seed=4)
-    solution = unique_solution(puzzle)
-    calls: dict[str, Callable[[], object]] = {
-        "the generator": lambda: minimise(puzzle, solution, seed=1),
-        "the generator ": lambda: is_minimal(puzzle, solution),
-    }
-    for what, call in calls.items():
-        with pytest.raises(InvalidRulesError, match=f"{what.strip()} handles classic rules only"):
-            call()
-    assert puzzle.to_line() == str(puzzle)  # the digits themselves are plain

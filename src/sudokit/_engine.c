@@ -510,7 +510,7 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
     int nunits = head[0], stride = head[1], flags = head[2], boxes = head[3];
     int nc = flags & 1, killer = (flags >> 1) & 1;
     Py_ssize_t fixed = 4 + (Py_ssize_t)nunits * n + (Py_ssize_t)N * stride + (nc ? (Py_ssize_t)N * 4 : 0);
-    if (nunits < 3 * n || nunits > 64 * n || stride < 1 || stride >= N || flags < 0 || flags > 3 ||
+    if (nunits < 2 * n || nunits > 64 * n || stride < 1 || stride >= N || flags < 0 || flags > 3 ||
         (boxes != 0 && boxes != 1) || (killer ? count <= fixed : count != fixed)) {
         PyErr_Format(PyExc_ValueError, "geometry: a header (%d houses, %d peers, flags %d, boxes %d) "
                      "that does not fit %zd bytes on side %d", nunits, stride, flags, boxes, len, n);
@@ -1090,8 +1090,10 @@ static int run_general(Work *w, const uint8_t *cells, Ctx *ctx, int excl_cell, i
  * from getting stuck in a bad corner).  Under rules (g->rules) the diagonal boxes are not
  * independent (a diagonal or window crosses them), so the search starts from the empty grid;
  * a search that ends without a grid and without giving up has then proved the rules have
- * none.  Return 0, 1 when the rules have no complete grid, or -1 when memory ran out. */
-static int random_grid(Work *w, uint64_t seed, uint8_t *out)
+ * none.  Return 0, 1 when the rules have no complete grid, 2 when the search's node budget
+ * passed `cap` (0: no cap) before it found one or proved there is none, or -1 when memory ran
+ * out. */
+static int random_grid(Work *w, uint64_t seed, uint8_t *out, uint64_t cap)
 {
     const Geo *g = w->g;
     int n = g->n, br = g->br, bc = g->bc, N = g->N;
@@ -1137,6 +1139,10 @@ static int random_grid(Work *w, uint64_t seed, uint8_t *out)
             return ctx.count ? 0 : 1;
         }
         budget *= 2;
+        if (cap && budget > cap) { /* the caller tries other rules rather than wait */
+            free(cells);
+            return 2;
+        }
     }
 }
 
@@ -1668,6 +1674,43 @@ static int check_solution(const uint8_t *cells, int br, int bc, const char *what
     return 0;
 }
 
+/* check_solution under a rules geometry: every house holds each digit once, no cell equals a
+ * peer, and (nc) no two orthogonal neighbours hold consecutive digits. */
+static int check_solution_geo(const uint8_t *cells, const Geo *g, const char *what)
+{
+    int n = g->n;
+    for (int c = 0; c < g->N; c++)
+        if (cells[c] < 1 || cells[c] > n) {
+            PyErr_Format(PyExc_ValueError, "%s: cell %d holds %d, not a digit 1..%d", what, c, cells[c], n);
+            return -1;
+        }
+    for (int u = 0; u < g->nunits; u++) {
+        uint64_t seen = 0;
+        for (int i = 0; i < n; i++)
+            seen |= UINT64_C(1) << (cells[g->units[(size_t)u * n + i]] - 1);
+        if (seen != g->full) {
+            PyErr_Format(PyExc_ValueError, "%s: house %d does not hold every digit once", what, u);
+            return -1;
+        }
+    }
+    for (int c = 0; c < g->N; c++) {
+        for (int i = 0; i < g->npeers; i++)
+            if (cells[g->peers[(size_t)c * g->npeers + i]] == cells[c]) {
+                PyErr_Format(PyExc_ValueError, "%s: digit %d repeats at cell %d", what, cells[c], c);
+                return -1;
+            }
+        if (g->adj)
+            for (int i = 0; i < 4; i++) {
+                int d = cells[g->adj[(size_t)c * 4 + i]] - cells[c];
+                if (d == 1 || d == -1) {
+                    PyErr_Format(PyExc_ValueError, "%s: consecutive digits next to cell %d", what, c);
+                    return -1;
+                }
+            }
+    }
+    return 0;
+}
+
 /* Check that `len` bytes hold whole puzzles of N cells with digits 0..n.  Return the number
  * of puzzles, or -1 with an exception set. */
 static Py_ssize_t check_cells(const uint8_t *cells, Py_ssize_t len, int n)
@@ -1924,7 +1967,7 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     if (ok) {
         sudokit_interrupt_begin();
         Py_BEGIN_ALLOW_THREADS;
-        status = random_grid(&w, seed, (uint8_t *)PyBytes_AS_STRING(out));
+        status = random_grid(&w, seed, (uint8_t *)PyBytes_AS_STRING(out), 0);
         Py_END_ALLOW_THREADS;
     }
     work_free(&w);
@@ -1942,8 +1985,9 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     return out;
 }
 
-/* generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0)
- *   -> (puzzle, solution, clues, exhausted, gave_up)
+/* generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0, geometry=None)
+ *   -> (puzzle, solution, clues, exhausted, gave_up), or None when the rules (geometry, a
+ *   rules blob as solve takes) have no complete grid, or none was found within a budget
  * logic: 0, or LOGIC_BOX / LOGIC_HIDDEN / LOGIC_SINGLES: keep a removal only while singles of
  *   that kind still solve the puzzle (which also proves it unique).
  * orbits: per cell, its orbit's index as a little-endian uint16; orbits are numbered 0..k-1.
@@ -1955,9 +1999,11 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     int br, bc, target, exact, logic = LOGIC_NONE;
     unsigned long long seed, budget;
     Py_buffer ob;
+    PyObject *geometry = NULL;
+    Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiKy*ipK|i:generate", &br, &bc, &seed, &ob, &target, &exact, &budget,
-                          &logic))
+    if (!PyArg_ParseTuple(args, "iiKy*ipK|iO:generate", &br, &bc, &seed, &ob, &target, &exact, &budget,
+                          &logic, &geometry))
         return NULL;
     PyObject *result = NULL;
     int *orbit_cells = NULL, *orbit_start = NULL, *order = NULL;
@@ -1992,7 +2038,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
         if (id + 1 > norbits)
             norbits = id + 1;
     }
-    const Geo *g = geo_get(br, bc);
+    const Geo *g = call_geo(br, bc, geometry, &owned);
+    if (!g)
+        goto done;
     orbit_cells = PyMem_Malloc(sizeof(int) * (size_t)N);
     orbit_start = PyMem_Calloc((size_t)norbits + 1, sizeof(int));
     order = PyMem_Malloc(sizeof(int) * (size_t)norbits);
@@ -2028,7 +2076,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     int clues = 0, exhausted = 0, status = 0;
     Digger D = {0};
     D.g = g;
-    D.w = (n == 9 && br == 3) ? NULL : &w;
+    D.w = (n == 9 && br == 3 && !g->rules) ? NULL : &w;
     D.budget = budget;
     D.logic = logic;
     D.lw = &w;
@@ -2039,9 +2087,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     sudokit_interrupt_begin();
     Py_BEGIN_ALLOW_THREADS;
     /* The grid from the seed; the order of orbits from the next draws of a second stream. */
-    if (random_grid(&w, seed, solution) < 0) {
-        status = -1;
-    } else {
+    /* 1: the rules have no complete grid; 2: none was found within a few restarts */
+    status = random_grid(&w, seed, solution, g->rules ? (uint64_t)N << 10 : 0);
+    if (status == 0) {
         Rng rng;
         rng_seed(&rng, seed ^ UINT64_C(0x5DEECE66D1F2E3A7));
         for (int o = 0; o < norbits; o++)
@@ -2053,7 +2101,9 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
             order[j] = t;
         }
         memcpy(cells, solution, (size_t)N);
-        if (!logic) /* a logic test decides every removal, not the searches */
+        /* a logic test decides every removal, not the searches; the grid's own sets are
+         * classic ones (a swap that rules may forbid) */
+        if (!logic && !g->rules)
             grid_unavoidable(&D, solution);
         clues = dig(&D, cells, solution, orbit_cells, orbit_start, order, norbits, target, exact,
                     &exhausted);
@@ -2067,11 +2117,16 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    if (status > 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
     result = Py_BuildValue("(y#y#iNN)", cells, (Py_ssize_t)N, solution, (Py_ssize_t)N, clues,
                            PyBool_FromLong(exhausted), PyBool_FromLong(D.gave_up));
 done:
     if (have_work)
         work_free(&w);
+    geo_free(owned);
     PyMem_Free(orbit_cells);
     PyMem_Free(orbit_start);
     PyMem_Free(order);
@@ -2092,8 +2147,10 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
     Py_buffer pb, sb;
     unsigned long long budget;
     int first = 0;
+    PyObject *geometry = NULL;
+    Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiy*y*K|p:removable", &br, &bc, &pb, &sb, &budget, &first))
+    if (!PyArg_ParseTuple(args, "iiy*y*K|pO:removable", &br, &bc, &pb, &sb, &budget, &first, &geometry))
         return NULL;
     PyObject *result = NULL, *list = NULL;
     uint8_t *cells = NULL;
@@ -2108,7 +2165,11 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
         PyErr_Format(PyExc_ValueError, "expected %d cells in puzzle and solution", N);
         goto done;
     }
-    if (check_cells(pb.buf, pb.len, n) < 0 || check_solution(sb.buf, br, bc, "solution") < 0)
+    const Geo *g = call_geo(br, bc, geometry, &owned);
+    if (!g)
+        goto done;
+    if (check_cells(pb.buf, pb.len, n) < 0 ||
+        (owned ? check_solution_geo(sb.buf, g, "solution") : check_solution(sb.buf, br, bc, "solution")) < 0)
         goto done;
     for (int c = 0; c < N; c++) {
         uint8_t v = ((const uint8_t *)pb.buf)[c];
@@ -2118,7 +2179,6 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
             goto done;
         }
     }
-    const Geo *g = geo_get(br, bc);
     cells = PyMem_Malloc((size_t)N);
     found = PyMem_Malloc(sizeof(int) * (size_t)N);
     if (!g || !cells || !found || !work_init(&w, g)) {
@@ -2132,7 +2192,7 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
     const uint8_t *sol = sb.buf;
     Digger D = {0};
     D.g = g;
-    D.w = (n == 9 && br == 3) ? NULL : &w;
+    D.w = (n == 9 && br == 3 && !g->rules) ? NULL : &w;
     D.budget = budget;
     D.solution = sol;
     sudokit_interrupt_begin();
@@ -2164,6 +2224,7 @@ static PyObject *py_removable(PyObject *self, PyObject *args)
 done:
     if (have_work)
         work_free(&w);
+    geo_free(owned);
     Py_XDECREF(list);
     PyMem_Free(cells);
     PyMem_Free(found);
@@ -2179,11 +2240,11 @@ done:
  * state no shape and are not "# solution", are passed over.  Anything else stops the scan at
  * that line: the caller reads it the general way (with its messages) and goes on after it. */
 
-/* Does the text [p, end) hold "shape="? */
+/* Does the text [p, end) hold "shape=" or "rules=" (a record's rules: no classic line)? */
 static int has_shape_word(const uint8_t *p, const uint8_t *end)
 {
     for (; end - p >= 6; p++)
-        if (p[0] == 's' && memcmp(p, "shape=", 6) == 0)
+        if ((p[0] == 's' && memcmp(p, "shape=", 6) == 0) || (p[0] == 'r' && memcmp(p, "rules=", 6) == 0))
             return 1;
     return 0;
 }

@@ -46,9 +46,18 @@ def generate(
     exact: bool,
     budget: int,
     logic: int = 0,
-) -> tuple[bytes, bytes, int, bool, bool]: ...
+    geometry: Buffer | None = None,
+    /,
+) -> tuple[bytes, bytes, int, bool, bool] | None: ...
 def removable(
-    box_rows: int, box_cols: int, puzzle: Buffer, solution: Buffer, budget: int, first: bool = False
+    box_rows: int,
+    box_cols: int,
+    puzzle: Buffer,
+    solution: Buffer,
+    budget: int,
+    first: bool = False,
+    geometry: Buffer | None = None,
+    /,
 ) -> tuple[list[int], bool]: ...
 
 # Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).

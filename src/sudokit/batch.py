@@ -48,17 +48,19 @@ def _chunks(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
 
 
 def _solve_grids(grids: list[Grid], limit: int) -> list[_Result]:
-    """Solve a list of grids (any mix of shapes), one C call per shape."""
+    """Solve a list of grids (any mix of shapes and rules), one C call per shape and rules
+    (a grid's class holds its rules)."""
     results: list[_Result] = [(None, 0)] * len(grids)
-    by_shape: dict[Shape, list[int]] = {}
+    by_shape: dict[tuple[Shape, type[Grid]], list[int]] = {}
     for i, g in enumerate(grids):
-        by_shape.setdefault(g.shape, []).append(i)
-    for shape, idx in by_shape.items():
+        by_shape.setdefault((g.shape, type(g)), []).append(i)
+    for (shape, kind), idx in by_shape.items():
         _, solutions, counts = search_batch([grids[i] for i in idx], limit)
         size = shape.size
+        rules = None if kind is Grid else grids[idx[0]].rules
         for k, i in enumerate(idx):
             if counts[k]:
-                sol = Grid.unchecked(shape, solutions[k * size : (k + 1) * size])
+                sol = Grid.unchecked(shape, solutions[k * size : (k + 1) * size], rules=rules)
                 results[i] = (sol, counts[k])
     return results
 
@@ -194,6 +196,8 @@ def solve_source(
 def _bulk_stream(source: PuzzleSource) -> BinaryIO | None:
     """The source as a binary stream for the bulk path, or None when it does not take it."""
     if source.shape not in (None, Shape(3, 3)) or source.alphabet is not None:
+        return None
+    if source.rules is not None:  # the bulk path reads classic lines only
         return None
     if source.kind == "file":
         return open(source.source, "rb")  # noqa: SIM115 - closed by the caller's with

@@ -42,6 +42,7 @@ from .rating import (
     parse_er_range,
     rate,
 )
+from .rules import CLASSIC as _CLASSIC
 
 __all__ = [
     "REQUEST_FIELDS",
@@ -186,6 +187,7 @@ _TEXT_NONE = "-"
 #: The fields of a :class:`Request`, in the order of its text form.
 REQUEST_FIELDS = (
     "shape",
+    "rules",
     "symmetry",
     "clues",
     "max_clues",
@@ -205,9 +207,11 @@ class Request(generator.Dig):
     to :func:`generate`, :func:`generate_many`, ``Bank.fill``, the cluster's tasks, the
     service and ``--resume`` alike.
 
-    - ``shape``, ``symmetry``, ``clues``, ``max_clues``, ``minimal``: the dig (see
-      :func:`sudokit.generator.generate`); ``minimal`` left out becomes True (dig until no
+    - ``shape``, ``rules``, ``symmetry``, ``clues``, ``max_clues``, ``minimal``: the dig (see
+      :class:`sudokit.generator.Dig`); ``minimal`` left out becomes True (dig until no
       clue, with a symmetry no orbit of clues, can go) unless a clue target is given;
+      ``rules`` (a :class:`~sudokit.rules.Rules` or its text; ``jigsaw`` without a map: a
+      random layout a puzzle) is left out of the text form when classic;
     - ``level``, ``er=(lo, hi)``, ``require``, ``allow``, ``hodoku_level``: the difficulty
       target (see :func:`difficulty`); ``rate``: rate every puzzle even without a target.
 
@@ -224,6 +228,8 @@ class Request(generator.Dig):
 require=x-wing allow=- hodoku_level=- rate=yes'
     >>> Request.parse(r.text()) == r
     True
+    >>> Request(rules="hyper+x", symmetry="none").text()[:50]
+    'shape=3x3 rules=x+windoku symmetry=none clues=- ma'
     """
 
     level: Level | None = None
@@ -288,7 +294,11 @@ require=x-wing allow=- hodoku_level=- rate=yes'
     def items(self) -> dict[str, str]:
         """The fields as the text form writes them, by name, in :data:`REQUEST_FIELDS`'
         order."""
-        return {name: self._text_of(name) for name in REQUEST_FIELDS}
+        return {
+            name: self._text_of(name)
+            for name in REQUEST_FIELDS
+            if name != "rules" or self.rules != _CLASSIC  # classic: as before rules existed
+        }
 
     def _text_of(self, name: str) -> str:
         value = getattr(self, name)
@@ -302,6 +312,8 @@ require=x-wing allow=- hodoku_level=- rate=yes'
             return f"{value[0]:g}-{value[1]:g}"
         if isinstance(value, tuple):
             return ",".join(value) or _TEXT_NONE
+        if name == "rules":
+            return str(value)  # a jigsaw map's labels are case-sensitive
         return str(value).lower()
 
     @classmethod
@@ -324,6 +336,8 @@ require=x-wing allow=- hodoku_level=- rate=yes'
         makes, in a form that never changes (fields at their defaults are left out, so a
         field added later keeps the keys of runs made before it)."""
         parts = [f"shape={self.shape}", f"symmetry={self.symmetry}"]
+        if self.rules != _CLASSIC:
+            parts.insert(1, f"rules={self.rules}")
         if self.level is not None:
             parts.append(f"level={self.level}")
         if self.er is not None:

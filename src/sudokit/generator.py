@@ -33,17 +33,30 @@ import random
 import time
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache, partial
+from functools import partial
 from itertools import chain
 from operator import attrgetter
 from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
 from . import _engine
-from ._grid import Grid, require_classic
+from ._grid import Grid, rules_blob
 from ._parallel import ordered_map
 from ._shape import Shape
-from .canon import symmetries_of_cells
-from .errors import GenerationError
+from .errors import GenerationError, InvalidRulesError
+from .layouts import (
+    SYMMETRIES,
+    box_regions,
+    layout_extras,
+    orbit_ids,
+    orbits,
+    random_layout,
+    reachable,
+    request_rules,
+    short,
+    symmetries_kept,
+    symmetry_of,
+)
+from .rules import CLASSIC, Rules, geometry
 
 __all__ = [
     "SYMMETRIES",
@@ -60,35 +73,9 @@ __all__ = [
     "is_minimal",
     "minimise",
     "orbits",
+    "symmetries_kept",
     "symmetry_of",
 ]
-
-_Map = Callable[[int, int, int], tuple[int, int]]
-
-_MAPS: dict[str, _Map] = {
-    "identity": lambda r, c, n: (r, c),
-    "rot90": lambda r, c, n: (c, n - 1 - r),
-    "rot180": lambda r, c, n: (n - 1 - r, n - 1 - c),
-    "rot270": lambda r, c, n: (n - 1 - c, r),
-    "mirror-h": lambda r, c, n: (n - 1 - r, c),  # top <-> bottom
-    "mirror-v": lambda r, c, n: (r, n - 1 - c),  # left <-> right
-    "diagonal": lambda r, c, n: (c, r),  # across the main diagonal
-    "antidiagonal": lambda r, c, n: (n - 1 - c, n - 1 - r),
-}
-
-#: Each symmetry, as the group of maps that leave its clue patterns unchanged.
-SYMMETRIES: dict[str, tuple[str, ...]] = {
-    "none": ("identity",),
-    "rot180": ("identity", "rot180"),
-    "rot90": ("identity", "rot90", "rot180", "rot270"),
-    "mirror-h": ("identity", "mirror-h"),
-    "mirror-v": ("identity", "mirror-v"),
-    "diagonal": ("identity", "diagonal"),
-    "antidiagonal": ("identity", "antidiagonal"),
-    "mirror-both": ("identity", "mirror-h", "mirror-v", "rot180"),
-    "diagonal-both": ("identity", "diagonal", "antidiagonal", "rot180"),
-    "full": tuple(_MAPS),
-}
 
 #: Fewest clues a puzzle of a shape can have and stay unique, where it is known
 #: (9x9: McGuire, Tugemann and Civario, 2012); otherwise n - 1 (a puzzle missing two digits
@@ -104,49 +91,16 @@ _BIG_BUDGET = 2_000
 _SEED_MASK = (1 << 64) - 1
 
 
-def _budget(shape: Shape) -> int:
+#: The budget of a search under rules beyond the classic ones on sides up to 9: the general
+#: path's propagation is weaker than the 9x9 one's, and a few proofs near minimality (anti-
+#: knight, nc) would take seconds; past it the clue is kept, as on big grids.
+_RULES_BUDGET = 20_000
+
+
+def _budget(shape: Shape, rules: Rules | None = None) -> int:
+    if rules is not None and not rules.is_classic and shape.n <= 9:
+        return _RULES_BUDGET
     return _BUDGETS.get(shape.n, 0 if shape.n < 9 else _BIG_BUDGET)
-
-
-@lru_cache(maxsize=64)
-def orbits(shape: Shape, symmetry: str) -> tuple[tuple[int, ...], ...]:
-    """The cells of ``shape`` grouped in orbits of ``symmetry``, in order of their first cell.
-
-    >>> orbits(Shape(2, 2), "rot180")[:3]
-    ((0, 15), (1, 14), (2, 13))
-    >>> sorted({len(o) for o in orbits(Shape(3, 3), "full")})
-    [1, 4, 8]
-    """
-    if symmetry not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose from {', '.join(SYMMETRIES)}")
-    n = shape.n
-    maps = [_MAPS[m] for m in SYMMETRIES[symmetry]]
-    seen: set[int] = set()
-    out = []
-    for cell in range(shape.size):
-        if cell in seen:
-            continue
-        r, c = divmod(cell, n)
-        orbit = sorted({rr * n + cc for rr, cc in (f(r, c, n) for f in maps)})
-        seen.update(orbit)
-        out.append(tuple(orbit))
-    return tuple(out)
-
-
-def symmetry_of(puzzle: Grid) -> str:
-    """The largest symmetry of :data:`SYMMETRIES` that the clue pattern of ``puzzle`` has.
-
-    The maps that leave a pattern unchanged form a group, and every subgroup of the square's
-    eight maps is one of :data:`SYMMETRIES`, so the answer is exact, never a choice (found
-    in C: :func:`sudokit.canon.symmetries_of_cells`).
-
-    >>> from sudokit import generate
-    >>> symmetry_of(generate(seed=1, symmetry="rot90").puzzle) in ("rot90", "full")
-    True
-    >>> symmetry_of(Grid(".1" + "." * 14)), symmetry_of(Grid("1" + "." * 15))
-    ('none', 'diagonal')
-    """
-    return symmetries_of_cells(puzzle.shape.n, puzzle.cells)[0]
 
 
 def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
@@ -157,10 +111,15 @@ def is_minimal(puzzle: Grid, solution: Grid) -> bool | None:
     >>> is_minimal(p.puzzle, p.solution), is_minimal(p.solution, p.solution)
     (True, False)
     """
-    require_classic(puzzle, "the generator")
     shape = puzzle.shape
     removable, unsure = _engine.removable(
-        shape.box_rows, shape.box_cols, puzzle.cells, solution.cells, _budget(shape), True
+        shape.box_rows,
+        shape.box_cols,
+        puzzle.cells,
+        solution.cells,
+        _budget(shape, puzzle.rules),
+        True,
+        rules_blob(puzzle),
     )
     return False if removable else (None if unsure else True)
 
@@ -176,36 +135,19 @@ def minimise(puzzle: Grid, solution: Grid, *, seed: int) -> tuple[Grid, bool | N
     >>> minimise(p.solution, p.solution, seed=1)[0].clue_count < 40
     True
     """
-    require_classic(puzzle, "the generator")
     shape = puzzle.shape
     cells = bytearray(puzzle.cells)
     rng = random.Random(seed)
-    budget = _budget(shape)
+    budget = _budget(shape, puzzle.rules)
+    blob = rules_blob(puzzle)
+    rules = None if blob is None else puzzle.rules
     while True:
         removable, unsure = _engine.removable(
-            shape.box_rows, shape.box_cols, bytes(cells), solution.cells, budget
+            shape.box_rows, shape.box_cols, bytes(cells), solution.cells, budget, False, blob
         )
         if not removable:
-            return Grid.unchecked(shape, bytes(cells)), None if unsure else True
+            return Grid.unchecked(shape, bytes(cells), rules=rules), None if unsure else True
         cells[rng.choice(removable)] = 0
-
-
-@lru_cache(maxsize=64)
-def _orbit_ids(shape: Shape, symmetry: str) -> bytes:
-    ids = [0] * shape.size
-    for k, orbit in enumerate(orbits(shape, symmetry)):
-        for cell in orbit:
-            ids[cell] = k
-    return b"".join(i.to_bytes(2, "little") for i in ids)
-
-
-@lru_cache(maxsize=64)
-def _reachable(shape: Shape, symmetry: str) -> int:
-    """A bit set of the clue counts that whole orbits can add up to."""
-    reach = 1
-    for orbit in orbits(shape, symmetry):
-        reach |= reach << len(orbit)
-    return reach
 
 
 def derive_seed(seed: int, *parts: int) -> int:
@@ -251,10 +193,16 @@ class Dig:
     - ``clues=N``: exactly N clues; ``max_clues=N``: at most N;
     - ``minimal``: dig until no clue (with a symmetry: no orbit of clues) can go. Left out
       (None), it becomes True unless a clue target is given; with ``clues=N`` too, the
-      puzzle must be both.
+      puzzle must be both;
+    - ``rules``: the rules the puzzles keep (a :class:`~sudokit.rules.Rules` or its text,
+      such as ``"x+windoku"``; classic by default). ``"jigsaw"`` without a region map (alone
+      or with extras, ``"jigsaw+x"``) asks for a fresh random layout for each puzzle, with
+      the request's symmetry (see :func:`random_regions`); it is then kept as that text.
 
     Raises ValueError for what no puzzle can meet (a clue count below the known minimum,
-    one the symmetry's orbits cannot add up to) and TypeError for a value of the wrong kind.
+    one the symmetry's orbits cannot add up to, rules that do not fit the shape, a symmetry
+    the rules break: :class:`~sudokit.errors.InvalidRulesError` for the last two) and
+    TypeError for a value of the wrong kind.
     The difficulty layer's :class:`sudokit.difficulty.Request` is a Dig with targets.
     """
 
@@ -263,10 +211,12 @@ class Dig:
     clues: int | None = None
     max_clues: int | None = None
     minimal: bool = None  # type: ignore[assignment]  # None: resolved when made
+    rules: Rules | str = CLASSIC
 
     def __post_init__(self) -> None:
         put = object.__setattr__
         put(self, "shape", Shape.of(self.shape))
+        put(self, "rules", request_rules(self.rules))
         if not isinstance(self.symmetry, str):
             raise TypeError(f"symmetry must be a name, got {self.symmetry!r}")
         put(self, "symmetry", self.symmetry.strip().lower())
@@ -299,6 +249,50 @@ class Dig:
                     f"than {lowest} clues has a unique solution"
                 )
         self.check_reachable(self.symmetry)
+        self._check_rules()
+
+    def _check_rules(self) -> None:
+        """Refuse rules that do not fit the shape, and a symmetry they break, by name."""
+        if self.rules == CLASSIC:
+            return
+        kept = self.symmetries
+        if self.symmetry != "random" and self.symmetry not in kept:
+            what = "its random jigsaw layouts" if self.random_layout else "they"
+            raise InvalidRulesError(
+                f"symmetry {self.symmetry!r} breaks rules {short(self.rules)!r} on shape "
+                f"{self.shape}: {what} keep only {', '.join(kept)}"
+            )
+
+    @property
+    def random_layout(self) -> bool:
+        """Whether each puzzle gets a fresh random jigsaw layout (``rules`` is the text
+        ``jigsaw`` or ``jigsaw+<extras>``)."""
+        return isinstance(self.rules, str)
+
+    @property
+    def symmetries(self) -> tuple[str, ...]:
+        """The symmetries the request's rules keep (see :func:`symmetries_kept`); for random
+        jigsaw layouts, those the shape's boxes and the extras keep."""
+        if isinstance(self.rules, str):
+            extras = layout_extras(self.rules)
+            try:
+                boxes = Rules.of(extras.extras, regions=box_regions(self.shape))
+                return symmetries_kept(self.shape, boxes)
+            except InvalidRulesError as e:  # say it of the request's rules, not of the boxes
+                reason = str(e).rpartition(": ")[2]
+                raise InvalidRulesError(
+                    f"rules {self.rules!r} on shape {self.shape}: {reason}"
+                ) from None
+        return symmetries_kept(self.shape, self.rules)
+
+    def rules_of(self, seed: int, index: int, attempt: int) -> Rules:
+        """The rules of puzzle ``index``'s attempt ``attempt``: the request's, or with a
+        random layout, the one drawn for it (with the puzzle's symmetry)."""
+        if isinstance(self.rules, str):
+            sym = _choose_symmetry(self.symmetry, seed, index, self.symmetries)
+            regions = random_layout(self.shape, sym, derive_seed(seed, index, attempt, -2))
+            return Rules.of(layout_extras(self.rules).extras, regions=regions)
+        return self.rules
 
     def check_reachable(self, symmetry: str) -> None:
         """ValueError when the clue count cannot be made of ``symmetry``'s orbits (the
@@ -306,7 +300,7 @@ class Dig:
         clues = self.clues
         if clues is None or symmetry in ("random", "none"):
             return
-        if not (_reachable(self.shape, symmetry) >> clues) & 1:
+        if not (reachable(self.shape, symmetry) >> clues) & 1:
             raise ValueError(
                 f"clues={clues} is impossible with symmetry {symmetry!r}: its orbits (of "
                 f"sizes {sorted({len(o) for o in orbits(self.shape, symmetry)})}) cannot add "
@@ -329,6 +323,7 @@ class DigFields(TypedDict, total=False):
     clues: int | None
     max_clues: int | None
     minimal: bool | None
+    rules: Rules | str | None
 
 
 def as_dig(dig: Dig | None, **fields: Any) -> Dig:
@@ -372,10 +367,12 @@ class Acceptance(Protocol):
     def summary(self, found: Generated) -> str: ...
 
 
-def _choose_symmetry(symmetry: str, seed: int, index: int) -> str:
+def _choose_symmetry(
+    symmetry: str, seed: int, index: int, kept: tuple[str, ...] = tuple(SYMMETRIES)
+) -> str:
     if symmetry != "random":
         return symmetry
-    names = [s for s in SYMMETRIES if s != "none"]
+    names = [s for s in kept if s != "none"] or ["none"]
     return names[derive_seed(seed, index, -1) % len(names)]
 
 
@@ -391,7 +388,8 @@ def generate(
     """Make one puzzle with exactly one solution.
 
     - ``dig``: what to dig (a :class:`Dig`); or its fields as keywords (``shape``,
-      ``symmetry``, ``clues``, ``max_clues``, ``minimal``), which change those of ``dig``.
+      ``symmetry``, ``clues``, ``max_clues``, ``minimal``, ``rules``), which change those of
+      ``dig``.
     - ``seed``: the result is a function of the arguments and the seed (random when None; the
       seed used is in the result). ``index`` picks the puzzle's place in a batch.
     - ``timeout``: when a target cannot be met from one full grid, new grids are tried for up to
@@ -406,10 +404,13 @@ def generate(
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
     shape, clues, max_clues, minimal = dig.shape, dig.clues, dig.max_clues, dig.minimal
-    sym = _choose_symmetry(dig.symmetry, seed, index)
+    classic = dig.rules == CLASSIC
+    sym = _choose_symmetry(
+        dig.symmetry, seed, index, tuple(SYMMETRIES) if classic else dig.symmetries
+    )
     if sym != dig.symmetry:
         dig.check_reachable(sym)
-    ids = _orbit_ids(shape, sym)
+    ids = orbit_ids(shape, sym)
     budget = _budget(shape)
     # What the engine digs to, and what a result must meet.
     target = 0 if minimal else (clues if clues is not None else max_clues or 0)
@@ -428,14 +429,44 @@ def generate(
     attempt = 0
     while True:
         engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
+        rules = None if classic else dig.rules_of(seed, index, attempt)
         attempt += 1
-        puzzle, solution, count, exhausted, gave_up = _engine.generate(
-            shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget, logic
-        )
+        if rules is None:
+            made = _engine.generate(
+                shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget, logic
+            )
+        else:
+            blob = geometry(shape, rules).blob
+            made = _engine.generate(
+                shape.box_rows,
+                shape.box_cols,
+                engine_seed,
+                ids,
+                target,
+                exact,
+                _budget(shape, rules),
+                logic,
+                blob,
+            )
+            if made is None:  # no complete grid (none found within the engine's budget)
+                if dig.random_layout:
+                    continue  # another layout
+                raise InvalidRulesError(
+                    f"rules {short(rules)!r} on shape {shape}: no complete grid found"
+                )
+        assert made is not None  # (classic rules always have a complete grid)
+        puzzle, solution, count, exhausted, gave_up = made
         if exact and count < target:  # pragma: no cover - the engine never overshoots
             raise AssertionError("engine dug below its target")
         result = _facts(
-            shape, sym, seed, index, attempt, puzzle, solution, exhausted and not logic, gave_up
+            Grid.unchecked(shape, puzzle, rules=rules),
+            Grid.unchecked(shape, solution, rules=rules),
+            sym,
+            seed,
+            index,
+            attempt,
+            exhausted and not logic,
+            gave_up,
         )
         clue_gap = 0 if meets(count) else abs(count - goal) if goal is not None else 1
         gap = 0.0
@@ -469,13 +500,12 @@ def generate(
 
 
 def _facts(
-    shape: Shape,
+    puzzle: Grid,
+    solution: Grid,
     symmetry: str,
     seed: int,
     index: int,
     attempts: int,
-    puzzle: bytes,
-    solution: bytes,
     exhausted: bool,
     gave_up: bool,
 ) -> Generated:
@@ -484,8 +514,8 @@ def _facts(
     orbit_minimal: bool | None = True if exhausted and not gave_up else None
     minimal = orbit_minimal if symmetry == "none" else None
     return Generated(
-        puzzle=Grid.unchecked(shape, puzzle),
-        solution=Grid.unchecked(shape, solution),
+        puzzle=puzzle,
+        solution=solution,
         seed=seed,
         index=index,
         symmetry=symmetry,
@@ -706,13 +736,19 @@ class Batch(list[Generated]):
 
     def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
         kind = type(self[0]) if self else Generated
-        if not self or any(type(g) is not kind or g.shape != self[0].shape for g in self):
-            return (Batch, (list(self),))  # mixed kinds or shapes: the plain way
+        if not self or any(
+            type(g) is not kind
+            or g.shape != self[0].shape
+            or type(g.puzzle) is not type(self[0].puzzle)  # a grid's class holds its rules
+            for g in self
+        ):
+            return (Batch, (list(self),))  # mixed kinds, shapes or rules: the plain way
         facts_of = _facts_getter(kind)
         facts = [facts_of(g) for g in self]
         puzzles = b"".join(g.puzzle.cells for g in self)
         solutions = b"".join(g.solution.cells for g in self)
-        return (_unpack, (kind, self[0].shape, puzzles, solutions, facts))
+        rules = None if type(self[0].puzzle) is Grid else self[0].puzzle.rules
+        return (_unpack, (kind, self[0].shape, puzzles, solutions, facts, rules))
 
 
 def _unpack(
@@ -721,9 +757,10 @@ def _unpack(
     puzzles: bytes,
     solutions: bytes,
     facts: list[tuple[Any, ...]],
+    rules: Rules | None = None,
 ) -> Batch:
     size = shape.size
-    grid = Grid.unchecked
+    grid = partial(Grid.unchecked, rules=rules) if rules is not None else Grid.unchecked
     batch = Batch()
     for i, fact in enumerate(facts):
         cells = slice(i * size, (i + 1) * size)

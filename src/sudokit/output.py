@@ -110,6 +110,8 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
         "index": g.index,
         "seed": g.seed,
         "shape": g.shape,
+        # rules beyond the classic ones (which records leave out, as they did before rules)
+        "rules": None if type(g.puzzle) is Grid else str(g.puzzle.rules),
         "symmetry": g.symmetry,
         "clues": g.clues,
         "minimal": g.minimal,
@@ -309,6 +311,9 @@ def resume_check(path: Path, options: dict[str, object], *, command: str = "gene
             f"{path}: cannot resume: it does not start with the line {line!r} that "
             "states the options its records were made with"
         )
+    # Rules beyond the classic ones are stated; a file or a run that states none is classic.
+    stated.setdefault("rules", "classic")
+    ours.setdefault("rules", "classic")
     differ = [
         f"{k}={stated[k]} in the file, {ours[k]} now"
         for k in ours

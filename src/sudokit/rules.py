@@ -27,7 +27,8 @@ cell's peers and the cells its relation ties it to, built once per (shape, rules
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Sequence
 from functools import cached_property, lru_cache
 from typing import Final
 
@@ -35,7 +36,7 @@ from ._shape import MAX_SIDE, Shape, cell_name
 from .cages import Cages
 from .errors import InvalidRulesError
 
-__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "refuse_cages"]
+__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "random_regions", "refuse_cages"]
 
 #: The rule sets sudokit knows, each with what it means (for docs and the command line).
 RULES: Final[dict[str, str]] = {
@@ -507,3 +508,92 @@ def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:
 @lru_cache(maxsize=256)
 def _geometry(shape: Shape, rules: Rules) -> Geometry:
     return Geometry(shape, rules)
+
+
+#: Swaps a jigsaw layout tries per cell (see random_regions).
+_LAYOUT_SWAPS = 4
+
+
+def random_regions(shape: Shape, maps: Sequence[Sequence[int]], seed: int) -> tuple[int, ...]:
+    """A random jigsaw layout of side ``shape.n``: ``n`` connected regions of ``n`` cells
+    (each cell's region, 0..n-1) that every map of ``maps`` (each the image of every cell:
+    a symmetry's maps but the identity) takes onto regions, a function of the arguments.
+
+    It starts from the shape's boxes and makes many random swaps: a cell of one region and a
+    cell of a neighbouring region, both on the border between them, trade regions (with their
+    images under the maps, so the layout keeps them) when both regions stay connected. The
+    maps must take the shape's boxes onto boxes (any map of the square, for square boxes).
+    Prime sides have no shape (no box is one cell thick), so no layout here.
+
+    >>> r = random_regions(Shape(2, 2), [], 3)
+    >>> len(r), sorted(r.count(k) for k in range(4))
+    (16, [4, 4, 4, 4])
+    """
+    n, size = shape.n, shape.size
+    region = [0] * size
+    for k, box in enumerate(shape.boxes):
+        for c in box:
+            region[c] = k
+    images = []  # for each map, where it takes each region
+    for m in maps:
+        image = [region[m[box[0]]] for box in shape.boxes]
+        if any(region[m[c]] != image[region[c]] for c in range(size)):
+            raise InvalidRulesError(
+                f"a symmetry that does not map the boxes of shape {shape} onto boxes: no "
+                "jigsaw layout grows from them with it"
+            )
+        images.append(image)
+    near = [
+        [
+            rr * n + cc
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < n and 0 <= cc < n
+        ]
+        for r, c in (divmod(cell, n) for cell in range(size))
+    ]
+    members = [set(box) for box in shape.boxes]
+    rng = random.Random(seed)
+
+    def connected(k: int) -> bool:
+        cells = members[k]
+        if len(cells) != n:
+            return False
+        first = next(iter(cells))
+        seen = {first}
+        todo = [first]
+        while todo:
+            for o in near[todo.pop()]:
+                if o in cells and o not in seen:
+                    seen.add(o)
+                    todo.append(o)
+        return len(seen) == n
+
+    for _ in range(_LAYOUT_SWAPS * size):
+        a = rng.randrange(size)
+        big_a = region[a]
+        across = [o for o in near[a] if region[o] != big_a]
+        if not across:
+            continue
+        big_b = region[rng.choice(across)]
+        border = [x for x in members[big_b] if any(region[o] == big_a for o in near[x])]
+        b = rng.choice(border)
+        change = {a: big_b, b: big_a}
+        clash = False
+        for m, image in zip(maps, images, strict=True):
+            for cell, k in ((a, big_b), (b, big_a)):
+                at, to = m[cell], image[k]
+                if change.setdefault(at, to) != to:
+                    clash = True
+        if clash:
+            continue
+        old = {c: region[c] for c in change}
+        for c, k in change.items():
+            members[region[c]].discard(c)
+            members[k].add(c)
+            region[c] = k
+        if not all(connected(k) for k in {*old.values(), *change.values()}):
+            for c, k in old.items():
+                members[region[c]].discard(c)
+                members[k].add(c)
+                region[c] = k
+    return tuple(region)

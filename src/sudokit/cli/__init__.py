@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._shape import MAX_SIDE
-from ..errors import ClusterError, MissingExtraError
+from ..errors import ClusterError, InvalidRulesError, MissingExtraError
 from .args import Fail, parents
 
 __all__ = ["COMMANDS", "SHAPES_HELP", "main", "parser"]
@@ -144,6 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Fail as e:
         sys.stderr.write(f"{e}\n")
         return e.status
+    except InvalidRulesError as e:  # rules a layer does not read yet, or that do not fit
+        sys.stderr.write(f"sudokit {args.command}: {e}\n")
+        return 1
     except MissingExtraError as e:  # --cluster without Dask, serve without its extra, ...
         sys.stderr.write(f"sudokit {args.command}: {e}\n")
         return 1

@@ -124,6 +124,56 @@ def duration(text: str) -> float:
 # Option groups several commands share ------------------------------------------------------------
 
 
+def rules_arg(text: str) -> str:
+    """The text of ``--rules``, checked (argparse's error, exit 2, names what is wrong)."""
+    from ..errors import InvalidRulesError
+    from ..rules import Rules
+
+    try:
+        return str(Rules(text))
+    except InvalidRulesError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def layout_rules_arg(text: str) -> str:
+    """:func:`rules_arg` for ``generate``, where ``jigsaw`` without a map asks for a random
+    layout a puzzle."""
+    from ..errors import InvalidRulesError
+    from ..layouts import request_rules
+
+    try:
+        return str(request_rules(text))
+    except InvalidRulesError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def rules_option(p: argparse.ArgumentParser | Any, *, listed: bool = False) -> None:
+    """``--rules RULES``: the rules of the puzzles (those whose records state none, for the
+    commands that read puzzles). ``listed``: ``generate``'s, whose help lists the rule sets
+    (which loads :mod:`sudokit.rules`, so only for commands that load it anyway) and which
+    takes ``jigsaw`` without a map."""
+    kind = rules_arg
+    if listed:
+        kind = layout_rules_arg
+        from ..rules import ALIASES, RULES
+
+        known = "; ".join(f"{name}: {meaning}" for name, meaning in RULES.items())
+        aliases = ", ".join(f"{a} = {name}" for a, name in ALIASES.items())
+        more = f" (also {aliases})" if aliases else ""
+        help_text = (
+            "rules beyond the classic ones, joined by + (e.g. x+windoku): "
+            + known
+            + more
+            + "; plain jigsaw: a random region layout for each puzzle (with the symmetry)"
+        )
+    else:
+        help_text = (
+            "the puzzles' rules, joined by + (e.g. x+windoku, antiknight, nc, "
+            "jigsaw:<region map>), for records that state none; see sudokit generate --help"
+        )
+    p.add_argument("--rules", metavar="RULES", type=kind, help=help_text)
+
+
 def parents() -> dict[str, argparse.ArgumentParser]:
     """The option groups several commands share."""
 
@@ -140,11 +190,13 @@ def parents() -> dict[str, argparse.ArgumentParser]:
         "puzzle itself, in quotes",
     )
     source.add_argument("--shape", type=shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    rules_option(source)
     one = parent()
     one.add_argument(
         "source", metavar="PUZZLE", help="a puzzle (one line, in quotes), a file holding one, or -"
     )
     one.add_argument("--shape", type=shape_arg, help="box shape, e.g. 2x3, when not inferable")
+    rules_option(one)
     output = parent()
     output.add_argument(
         "-o", "--output", help="write to this file instead of stdout (- for stdout)"
@@ -229,7 +281,12 @@ def book_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def source_of(args: argparse.Namespace) -> PuzzleSource:
-    return PuzzleSource(args.source, shape=args.shape, alphabet=getattr(args, "alphabet", None))
+    return PuzzleSource(
+        args.source,
+        shape=args.shape,
+        alphabet=getattr(args, "alphabet", None),
+        rules=getattr(args, "rules", None),
+    )
 
 
 def records_of(source: PuzzleSource) -> Iterator[Record]:

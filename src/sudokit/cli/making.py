@@ -24,6 +24,7 @@ from .args import (
     range_arg,
     record_options,
     records_of,
+    rules_option,
     seconds,
     shape_arg,
     split,
@@ -63,11 +64,12 @@ def generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: boo
         "puzzle, one core: 9x9 under 1 ms, 16x16 about 0.1 s, 25x25 10-20 s, 30x30 30-50 s, "
         "36x36 1.5-2 min",
     )
+    rules_option(g, listed=True)
     g.add_argument(
         "--symmetry",
         choices=[*SYMMETRIES, "random"],
         default="rot180",
-        help="symmetry of the clue pattern (default rot180)",
+        help="symmetry of the clue pattern (default rot180; with rules, one they keep)",
     )
     target = g.add_mutually_exclusive_group()
     target.add_argument("--clues", type=positive, help="exactly N clues")
@@ -201,6 +203,22 @@ def _resume(
     return (point.seed if point.seed is not None else seed), point.next_index
 
 
+def _check_record_format(request: Any, fmt: str | None) -> None:
+    """ValueError when records of ``fmt`` cannot state the request's rules: csv's columns are
+    fixed, and the pretty form's layer may refuse them (asked of an empty grid)."""
+    if fmt is None or request.rules == request.__class__().rules:
+        return
+    if fmt == "csv":
+        raise ValueError(
+            f"--format csv cannot state rules {request.rules}; use line, json or pretty"
+        )
+    from .._grid import Grid
+    from ..formats import format_grid
+
+    if fmt == "pretty":  # (line and json records write the cells and state the rules)
+        format_grid(Grid.empty(request.shape, rules=request.rules_of(0, 0, 0)), fmt)
+
+
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
     from pathlib import Path
 
@@ -215,6 +233,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     try:
         request = Request.of(
             shape=args.shape,
+            rules=args.rules,
             symmetry=args.symmetry,
             clues=args.clues,
             max_clues=args.max_clues,
@@ -227,6 +246,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
             rate=args.rate,
         )
         check_timeout(args.timeout)
+        _check_record_format(request, args.format if args.output or not args.pdf else None)
     except ValueError as e:
         raise Fail(f"sudokit generate: error: {e}", 2) from None
     work = workers(args)

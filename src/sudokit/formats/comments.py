@@ -10,10 +10,13 @@ one reader of that grammar: the stream readers ask it for a stated shape
 (:func:`index_and_seed`), labels and the bank for the facts (:func:`stated_facts`, and
 :data:`GENERATED_COMMENT`, the fast form of it for ``sudokit generate``'s own comment).
 
+A record of a puzzle under rules beyond the classic ones states them (``rules=x+windoku``,
+``rules=jigsaw:<region map>``; :func:`stated_rules`); a record that states none is classic.
+
 The C bulk reader of 9x9 puzzle lines (``_engine.solve_lines``) answers one question of its
-own: it passes over a comment only when it holds no ``shape=`` at all, a stricter rule than
-:func:`sudoku_or_none`'s; tests/test_record_comments.py checks it line by line against this
-module's reader.
+own: it passes over a comment only when it holds no ``shape=`` and no ``rules=`` at all, a
+stricter rule than :func:`sudoku_or_none`'s; tests/test_record_comments.py checks it line by
+line against this module's reader.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ __all__ = [
     "index_and_seed",
     "only_sudoku_shapes",
     "stated_facts",
+    "stated_rules",
     "stated_shape",
     "sudoku_or_none",
 ]
@@ -42,6 +46,7 @@ _SUDOKU = shared_shape(3, 3)
 _STATED_SHAPE = re.compile(r"#.*?\bshape=(\d+)x(\d+)\b")
 _SHAPE_WORD = re.compile(r"\bshape=\d+x\d+\b")
 _SHAPE_3X3 = re.compile(r"shape=3x3\b")
+_STATED_RULES = re.compile(r"#.*?\brules=(\S+)")
 _INDEX_SEED = re.compile(r"#\s*index=(\d+)\s+seed=(\d+)")
 
 #: The facts grammar (:func:`stated_facts`): sudokit's ``key=value`` comment words, and SE's
@@ -80,8 +85,21 @@ def stated_shape(text: str) -> Shape | None:
         return None
 
 
+def stated_rules(text: str) -> str | None:
+    """The text of the rules a comment in ``text`` states (``# … rules=x+windoku …``), or
+    None (classic rules; ``rules=classic`` says so too).
+
+    >>> stated_rules("1.3...12....4..3 # index=0 seed=5 shape=2x2 rules=x"), stated_rules("x")
+    ('x', None)
+    """
+    m = _STATED_RULES.search(text)
+    return None if m is None or m[1] == "classic" else m[1]
+
+
 def sudoku_or_none(comment: str) -> bool:
-    """Whether ``comment`` (from its ``#`` on) states no shape, or 3x3."""
+    """Whether ``comment`` (from its ``#`` on) states no shape, or 3x3, and no rules."""
+    if "rules=" in comment and stated_rules(comment) is not None:
+        return False
     if "shape=" not in comment:
         return True
     m = _SHAPE_WORD.search(comment)
@@ -91,6 +109,8 @@ def sudoku_or_none(comment: str) -> bool:
 def only_sudoku_shapes(text: str) -> bool:
     """Whether every ``shape=`` in ``text`` (lines :data:`GENERATED_COMMENT`-like or with no
     comment) is ``shape=3x3``: a sure answer when True for such lines."""
+    if "rules=" in text:
+        return False
     return "shape=" not in text or text.count("shape=") == len(_SHAPE_3X3.findall(text))
 
 

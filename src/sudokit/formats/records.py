@@ -17,7 +17,7 @@ from .._grid import Grid, conflict_reason
 from .._shape import MAX_SIDE, Shape
 from .._text import Bad, clean_cells, shared_shape, to_error
 from ..errors import InvalidPuzzleError, InvalidShapeError
-from .comments import SOLUTION_MARK, stated_shape
+from .comments import SOLUTION_MARK, stated_rules, stated_shape
 from .grid import (
     block_cells,
     cut_comment,
@@ -159,6 +159,7 @@ def read_puzzles(
     alphabet: str | None = None,
     source: str = "<stdin>",
     first_line: int = 1,
+    rules: str | None = None,
 ) -> Iterator[Record]:
     """Read puzzles from ``lines`` (an open file, a list of lines, or one string), streaming.
 
@@ -166,6 +167,7 @@ def read_puzzles(
     does not stop the reading. Errors start with ``source`` and the line number. Blank lines
     and ``#`` comment lines are skipped; see the module rules for what a line may hold.
     ``first_line`` is the number of the first line (for lines that start inside a stream).
+    ``rules`` (text such as ``x``) are the rules of the puzzles whose records state none.
 
     >>> text = "# two 4x4 puzzles\\n1.3...12....4..3\\n1.1.............\\n"
     >>> for record in read_puzzles(text, source="x.txt"):
@@ -180,6 +182,7 @@ def read_puzzles(
             shape = shared_shape(*_square_sides(len(alphabet)))
     src = _Lines(io.StringIO(lines, newline=None) if isinstance(lines, str) else lines, first_line)
     stated: Shape | None = None  # from a comment line such as sudokit's "# index=… shape=2x3"
+    stated_as: str | None = None  # the rules such a line states (its "rules=x"), if any
     columns: dict[str, int] | None = None  # from a CSV header line
     solution_next = False  # after a "# solution" line: the grid that follows is no puzzle
     above = ""  # the comment line just read, the note of a puzzle that follows it
@@ -189,12 +192,13 @@ def read_puzzles(
             return
         lineno, raw = item
         if raw.lstrip().startswith(("{", "[")):
-            yield make_record(lineno, raw, "json", source, shape, alphabet, None)
+            yield make_record(lineno, raw, "json", source, shape, alphabet, None, "", rules)
             above = ""
             continue
         s = _body(raw)
         if not s:
             stated = stated_shape(raw) or stated
+            stated_as = stated_rules(raw) or stated_as
             solution_next = solution_next or raw.strip() == SOLUTION_MARK
             above = raw.strip() if raw.strip() else above
             continue
@@ -204,10 +208,11 @@ def read_puzzles(
             columns = _csv_columns(s)
             continue
         own = shape or stated_shape(raw) or stated
-        stated = None
+        ruled = stated_rules(raw) or stated_as or rules
+        stated, stated_as = None, None
         if columns is not None and "puzzle" in columns:
             text, own = _csv_puzzle(s, columns, own)
-            yield make_record(lineno, text, "line", source, own, alphabet, None, note)
+            yield make_record(lineno, text, "line", source, own, alphabet, None, note, ruled)
         elif starts_block(s, own):
             block, rows = _collect(item, src, own)
             if not rows:
@@ -216,9 +221,9 @@ def read_puzzles(
                 solution_next = False
                 continue
             text = "\n".join(line for _, line in block)
-            yield make_record(lineno, text, "pretty", source, own, alphabet, block, note)
+            yield make_record(lineno, text, "pretty", source, own, alphabet, block, note, ruled)
         else:
-            yield make_record(lineno, raw, "line", source, own, alphabet, None, note)
+            yield make_record(lineno, raw, "line", source, own, alphabet, None, note, ruled)
 
 
 def reads_alone(raw: str) -> bool:
@@ -263,10 +268,13 @@ class PuzzleSource:
         shape: Shape | None = None,
         alphabet: str | None = None,
         stdin: Iterable[str] | None = None,
+        rules: str | None = None,
     ) -> None:
         self.source = source
         self.shape = shape
         self.alphabet = alphabet
+        #: The rules of puzzles whose records state none (text; None: classic).
+        self.rules = rules
         #: Lines read in place of standard input (None: ``sys.stdin``).
         self.stdin = stdin
         self.kind = "stdin" if source == "-" else self._kind(source)
@@ -291,7 +299,13 @@ class PuzzleSource:
     def records(self) -> Iterator[Record]:
         """The puzzles, as :func:`read_puzzles` reads them. Raises OSError (at the first
         ``next``) for a file that cannot be read."""
-        read = partial(read_puzzles, shape=self.shape, alphabet=self.alphabet, source=self.name)
+        read = partial(
+            read_puzzles,
+            shape=self.shape,
+            alphabet=self.alphabet,
+            source=self.name,
+            rules=self.rules,
+        )
         if self.kind == "stdin":
             yield from read(self.stdin if self.stdin is not None else sys.stdin)
         elif self.kind == "text":
@@ -350,15 +364,23 @@ def make_record(
     alphabet: str | None,
     block: list[tuple[int, str]] | None,
     note: str = "",
+    rules: str | None = None,
 ) -> Record:
+    """The record of a puzzle's text (a grid, or the error naming what is wrong and where).
+    ``rules``: the text of the rules its record states (None: classic; a JSON record states
+    them as its ``rules`` member)."""
     try:
         if fmt == "json":
             sh, cells = json_cells(text.strip(), lineno, shape, alphabet)
+            if '"rules"' in text:
+                rules = _json_rules(text, lineno)
         elif fmt == "line":
             sh, cells = line_cells(text, lineno, shape, alphabet)
         else:
             lines = [(ln, cut_comment(line)) for ln, line in block or ()]
             sh, cells = block_cells([(ln, s) for ln, s in lines if s.strip()], shape, alphabet)
+        if rules is not None:
+            return Record(lineno, _ruled(sh, cells, rules, lineno), None, text, fmt, note)
         reason = conflict_reason(sh, cells)
         if reason is not None:
             raise Bad(reason, lineno)
@@ -367,3 +389,26 @@ def make_record(
             bad.line = lineno
         return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt, note)
     return Record(lineno, Grid.unchecked(sh, cells), None, text, fmt, note)
+
+
+def _json_rules(text: str, lineno: int) -> str | None:
+    """The ``rules`` member of a JSON record (text, or None when classic)."""
+    import json  # (only records that state rules: not loaded to read plain lines)
+
+    value = json.loads(text).get("rules")
+    if value is None or value == "classic":
+        return None
+    if not isinstance(value, str):
+        raise Bad(f"rules must be text such as 'x+windoku', got {value!r}", lineno)
+    return value
+
+
+def _ruled(shape: Shape, cells: bytes, rules: str, lineno: int) -> Grid:
+    """The grid of a record that states ``rules``: read under them, so its clues are checked
+    against them (a jigsaw's regions, not the boxes)."""
+    from ..errors import InvalidRulesError
+
+    try:
+        return Grid.from_cells(bytes(cells), shape, rules=rules)
+    except (InvalidRulesError, InvalidPuzzleError) as e:
+        raise Bad(str(e), lineno) from None
