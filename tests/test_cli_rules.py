@@ -141,3 +141,24 @@ def test_pdf_with_rules_fails_cleanly_or_works(tmp_path: Path) -> None:
 def test_bad_rules_on_a_reading_command_exit_2() -> None:
     done = sudokit("solve", "--rules", "jigsaw", X_PUZZLE)
     assert done.returncode == 2 and "jigsaw needs its region map" in done.stderr
+
+
+def test_bank_add_refuses_what_cannot_be_rated_under_its_rules_and_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    hard, db = tmp_path / "hard.txt", tmp_path / "bank.db"
+    assert (
+        sudokit("generate", "--rules", "x", "-n", "3", "--seed", "1", "-o", str(hard)).returncode
+        == 0
+    )
+    made = sudokit("generate", "--rules", "x", "--level", "easy", "-n", "2", "--seed", "1")
+    assert made.returncode == 0
+    both = tmp_path / "both.txt"
+    both.write_text(hard.read_text() + made.stdout)
+    for jobs in ("1", "2"):
+        db.unlink(missing_ok=True)
+        done = sudokit("bank", "--db", str(db), "add", "-j", jobs, str(both))
+        refused = [line for line in done.stderr.splitlines() if "xy-wing" in line]
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert len(refused) == 3 and all(line.startswith(f"{both}, line ") for line in refused)
+        assert "added 2, duplicates 0, refused 3" in done.stderr

@@ -13,7 +13,6 @@ import pytest
 from sudokit import Grid, Shape, random_grid
 from sudokit.bank import Bank, Entry, entry_of
 from sudokit.canon import canonical_id
-from sudokit.difficulty import REQUEST_FIELDS
 from sudokit.engine import count_solutions, is_unique, unique_solution
 from sudokit.rating import Rating
 from sudokit.web import ids
@@ -103,10 +102,11 @@ def test_puzzles_of_rules_are_served_with_their_rules(client: httpx.Client, bank
 
 def test_rules_the_bank_lacks_and_bad_rules(client: httpx.Client) -> None:
     r = client.get("api/v1/puzzle", params={"rules": "antiking", "level": "easy"})
-    if "rules" not in REQUEST_FIELDS:  # the generator makes classic puzzles only
-        refused(r, 404, "served from the bank alone")
-    else:  # pragma: no cover - once the generator takes rules
-        assert r.status_code in (200, 503), r.text
+    assert r.status_code == 200, r.text  # made on demand, under its rules, and kept
+    made = r.json()
+    assert made["rules"] == "antiking" and made["level"] == "easy"
+    grid = Grid(made["text"], rules="antiking")
+    assert count_solutions(grid, limit=2) == 1
     refused(client.get("api/v1/puzzle", params={"rules": "bogus"}), 400, "unknown rule 'bogus'")
     refused(client.get("api/v1/puzzle", params={"rules": "windoku", "shape": "6"}), 422, "rules")
 
@@ -117,7 +117,7 @@ def test_catalog_by_rules(client: httpx.Client) -> None:
     assert nine["levels"]["easy"] == 1  # classic only
     x9 = next(s for s in data["rules"]["x"] if s["n"] == 9)
     assert x9["levels"]["easy"] == 2
-    assert set(data["rules"]) == {"x", "windoku"}
+    assert {"x", "windoku"} <= set(data["rules"]) <= {"x", "windoku", "antiking"}
 
 
 def test_post_calls_take_rules(client: httpx.Client) -> None:
@@ -151,5 +151,5 @@ def test_post_calls_take_rules(client: httpx.Client) -> None:
         r = client.post(path, json={"puzzle": text, "rules": "x"})
         # a layer that does not read rules yet refuses them by name; never a 500
         assert r.status_code in (200, 422), r.text
-        if r.status_code == 422:
-            assert "classic rules only" in r.json()["error"]
+        if r.status_code == 422:  # where the techniques that run under rules end
+            assert "do not run under rules" in r.json()["error"]

@@ -85,7 +85,7 @@ def add_rated(
 
                     before = set(multiprocessing.active_children())
                     pool = worker_pool(jobs)
-                task: Future[Entry] = pool.submit(rate_unrated, waiting.popleft())
+                task: Future[Entry | Refusal] = pool.submit(rate_unrated, waiting.popleft())
                 task.add_done_callback(_poster(events))
                 rating += 1
             while owed and len(waiting) < _AHEAD * jobs:
@@ -122,7 +122,11 @@ def add_rated(
                 rating -= 1
                 if not unstored:
                     since = time.monotonic()
-                unstored.append(value.result())  # a worker's error is raised here
+                done = value.result()  # a worker's error is raised here
+                if isinstance(done, Refusal):
+                    yield done
+                else:
+                    unstored.append(done)
             elif kind == "end":
                 ended = True
             elif kind == "error":

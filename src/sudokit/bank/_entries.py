@@ -497,7 +497,7 @@ def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> E
             rating.ed,
             rating.solved,
             rating.hardest,
-            hodoku=hodoku(g.puzzle),
+            hodoku=hodoku_of(g.puzzle),
         )
     return entry_of(
         g.puzzle,
@@ -564,9 +564,16 @@ def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
     return done
 
 
-def rate_unrated(item: Unrated) -> Entry:
+def hodoku_of(grid: Grid) -> HodokuGrade | None:
+    """HoDoKu's grade of ``grid``, or None under rules beyond the classic ones (HoDoKu
+    grades classic sudoku only)."""
+    return hodoku(grid) if grid.rules.is_classic else None
+
+
+def rate_unrated(item: Unrated) -> Entry | Refusal:
     """The entry of an :class:`Unrated` puzzle: rated (with its SE path and HoDoKu grade)
-    and its minimality established unless stated."""
+    and its minimality established unless stated; the :class:`Refusal` that says why when
+    it cannot be rated under its rules yet."""
     return _entry(item.pending, item.form, item.id, item.solution, item.rerate)  # type: ignore[return-value]
 
 
@@ -674,7 +681,7 @@ def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
 
 def _entry(
     item: Pending, form: Grid, id: str, solution: Grid, rerate: bool, defer: bool = False
-) -> Entry | Unrated:
+) -> Entry | Unrated | Refusal:
     """The entry of a unique puzzle, given its canonical form, that form's id and solution;
     with ``defer``, an :class:`Unrated` instead when it must be rated."""
     s = item.stated
@@ -684,9 +691,13 @@ def _entry(
     if s.er is None or s.ep is None or s.ed is None or rerate:
         if defer:
             return Unrated(id, item, form, solution, rerate)
-        full = rate(grid)
+        try:
+            full = rate(grid)
+        except InvalidRulesError as e:  # a technique it needs does not run under its rules
+            name = item.where.rsplit(":", 1)[0]
+            return Refusal(item.record.line, f"{name}, line {item.record.line}: {e}")
         techniques = tuple(sorted({step.technique for step in full.steps}))
-        rating = replace(full, steps=(), hodoku=hodoku(grid))
+        rating = replace(full, steps=(), hodoku=hodoku_of(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:
         try:

@@ -9,8 +9,8 @@ from typing import Unpack
 from .. import generator
 from ..difficulty import Difficulty, RateAll, Rated, Request, RequestFields, rated
 from ..generator import Dig, Generated
-from ..rating import hodoku, rate
-from ._entries import Entry, from_generated
+from ..rating import rate
+from ._entries import Entry, from_generated, hodoku_of
 
 __all__ = ["Banked", "KeepPath", "check_fill", "entries_of", "run_key"]
 
@@ -43,7 +43,7 @@ class KeepPath:
             return gap, rated(found, rating)
         used = tuple(sorted({s.technique for s in rating.steps}))
         if rating.hodoku is None:
-            rating = replace(rating, hodoku=hodoku(found.puzzle))
+            rating = replace(rating, hodoku=hodoku_of(found.puzzle))
         facts = {f.name: getattr(found, f.name) for f in fields(Generated)}
         return 0.0, Banked(**facts, rating=replace(rating, steps=()), techniques=used)
 
