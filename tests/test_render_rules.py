@@ -5,7 +5,6 @@ unchanged."""
 from __future__ import annotations
 
 import io
-import random
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -13,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokit import Grid, Rules, Shape, is_unique, random_grid
+from rules_puzzles import unique_under
+from sudokit import Grid, Rules, Shape
 from sudokit.formats.statement import rules_statement
 from sudokit.render.pdf import book
 from sudokit.render.svg import svg
@@ -92,20 +92,10 @@ def test_svg_statement_of_neighbour_rules() -> None:
 # PDF -----------------------------------------------------------------------------------------
 
 
-def _unique(rules: str, seed: int) -> Grid:
-    rng = random.Random(seed)
-    puzzle = random_grid(rules=rules, seed=seed)
-    for cell in rng.sample(range(81), 81):
-        fewer = puzzle.without(cell)
-        if is_unique(fewer):
-            puzzle = fewer
-    return puzzle
-
-
 @pytest.fixture(scope="module")
 def rule_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     items = [
-        (_unique(r, 7), r.split(":")[0])
+        (unique_under(r, 7), r.split(":")[0])
         for r in ("x", "windoku", "dg", "jigsaw:" + JIGSAW9, "antiknight+nc", "x+windoku")
     ]
     path = tmp_path_factory.mktemp("book") / "rules.pdf"
@@ -129,5 +119,5 @@ def test_pdf_states_the_rules(rule_book: Path) -> None:
 
 def test_pdf_of_classic_puzzles_has_no_statement() -> None:
     out = io.BytesIO()
-    book([(_unique("classic", 3), None)], out, solutions=False)
+    book([(unique_under("classic", 3), None)], out, solutions=False)
     assert b"Sudoku-X" not in out.getvalue()

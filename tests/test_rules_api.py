@@ -4,11 +4,11 @@ that do not read rules yet refusing them by name."""
 from __future__ import annotations
 
 import pickle
-import random
 
 import pytest
 
 import rules_oracle
+from rules_puzzles import unique_under
 from sudokit import (
     CLASSIC,
     Grid,
@@ -28,18 +28,6 @@ from sudokit.rules import geometry
 
 JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
 X = Rules("x")
-
-
-def _unique_under(rules: Rules, seed: int) -> Grid:
-    """A puzzle unique under ``rules`` and minimal there: clues taken out of a random grid of
-    the rules, in random order, while the puzzle stays unique."""
-    rng = random.Random(seed)
-    puzzle = random_grid(rules=rules, seed=seed)
-    for cell in rng.sample(range(81), 81):
-        fewer = puzzle.without(cell)
-        if is_unique(fewer):
-            puzzle = fewer
-    return puzzle
 
 
 def test_grid_carries_rules() -> None:
@@ -110,7 +98,7 @@ def test_rules_that_do_not_fit_the_grid() -> None:
 @pytest.mark.parametrize("text", ["x", "windoku", "antiknight", "nc", "jigsaw:" + JIGSAW9])
 def test_engine_functions_honour_rules(text: str) -> None:
     rules = Rules(text)
-    puzzle = _unique_under(rules, seed=len(text))
+    puzzle = unique_under(rules, seed=len(text))
     geo = geometry(puzzle.shape, rules)
     assert count_solutions(puzzle) == 1 and is_unique(puzzle)
     if not text.startswith("jigsaw"):  # the rules make it unique; the classic ones do not
