@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from rules_puzzles import unique_under
 from sudokit import Grid, Rules, Shape
 from sudokit.formats.statement import rules_statement
 from sudokit.render.pdf import book
 from sudokit.render.svg import svg
 from sudokit.rules import geometry
 from test_formats_rules import IDS, JIGSAW9, RULE_SETS, puzzle_of
+from unique_puzzles import unique_under
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,7 +8,6 @@ import pickle
 import pytest
 
 import rules_oracle
-from rules_puzzles import unique_under
 from sudokit import (
     CLASSIC,
     Grid,
@@ -25,6 +24,7 @@ from sudokit import (
     unique_solution,
 )
 from sudokit.rules import geometry
+from unique_puzzles import unique_under
 
 JIGSAW9 = "111222333111222333114522333144552666444555666444555966777888996777888999777888999"
 X = Rules("x")
