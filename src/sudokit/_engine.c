@@ -434,60 +434,65 @@ static int cage_tables(Geo *g)
 }
 
 /* Read the cages part of a rules blob (from p to end): [count, then each cage's size, sum and
- * cells], each checked (a cell in range and in one cage at most, a size 1..n, a sum some
- * digit set can make), into g, with the digit-set tables.  0, or -1 with an exception set. */
+ * cells], each checked (cells in range and different, a size 1..n, a sum some digit set can
+ * make), into g, with the digit-set tables.  Cages may overlap: beside the puzzle's own, the
+ * blob gives the sums the rule of 45 makes of what its cages leave of a house.  0, or -1 with
+ * an exception set. */
 static int geo_read_cages(Geo *g, const uint8_t *p, const uint8_t *end, int n, int N)
 {
     Py_ssize_t left = (end - p) / 4, at = 0;
     int32_t v;
     g->n = n;
 #define NEXT_INT() (at < left ? (memcpy(&v, p + 4 * at, 4), at++, 1) : 0)
-    if (!NEXT_INT() || v < 1 || v > N) {
+    if (!NEXT_INT() || v < 1 || v > 4 * N) {
         PyErr_SetString(PyExc_ValueError, "geometry: a killer cage count out of range");
         return -1;
     }
     int ncages = v;
+    /* the cells of all cages: what is left of the blob after a size and a sum each */
+    Py_ssize_t room = left - 1 - 2 * (Py_ssize_t)ncages;
+    if (room < ncages || room > (Py_ssize_t)ncages * n) {
+        PyErr_SetString(PyExc_ValueError, "geometry: killer cages that do not fit their bytes");
+        return -1;
+    }
     g->cage_start = malloc(sizeof(int) * ((size_t)ncages + 1));
-    g->cage_cells = malloc(sizeof(int) * (size_t)N);
+    g->cage_cells = malloc(sizeof(int) * (size_t)room);
     g->cage_sum = malloc(sizeof(int) * (size_t)ncages);
-    uint8_t *seen = calloc((size_t)N, 1);
-    if (!g->cage_start || !g->cage_cells || !g->cage_sum || !seen || cage_tables(g) < 0) {
-        free(seen);
+    if (!g->cage_start || !g->cage_cells || !g->cage_sum || cage_tables(g) < 0) {
         PyErr_NoMemory();
         return -1;
     }
-    int k = 0;
+    int k = 0, width = g->maxsum + 2;
     for (int i = 0; i < ncages; i++) {
         g->cage_start[i] = k;
         int size, sum;
-        if (!NEXT_INT() || v < 1 || v > n || k + v > N)
+        if (!NEXT_INT() || v < 1 || v > n || k + v > room)
             goto bad;
         size = v;
         if (!NEXT_INT() || v < 1 || v > g->maxsum)
             goto bad;
         sum = v;
-        int width = g->maxsum + 2;
         if (g->sum_start[size * width + sum] == g->sum_start[size * width + sum + 1])
             goto bad;
         g->cage_sum[i] = sum;
         for (int j = 0; j < size; j++) {
-            if (!NEXT_INT() || v < 0 || v >= N || seen[v])
+            if (!NEXT_INT() || v < 0 || v >= N)
                 goto bad;
-            seen[v] = 1;
+            for (int e = g->cage_start[i]; e < k; e++)
+                if (g->cage_cells[e] == v)
+                    goto bad;
             g->cage_cells[k++] = v;
         }
     }
     g->cage_start[ncages] = k;
     g->ncages = ncages;
-    free(seen);
     if (at != left) {
         PyErr_SetString(PyExc_ValueError, "geometry: bytes after the killer cages");
         return -1;
     }
     return 0;
 bad:
-    free(seen);
-    PyErr_SetString(PyExc_ValueError, "geometry: a killer cage that is out of range or overlaps another");
+    PyErr_SetString(PyExc_ValueError, "geometry: a killer cage out of range");
     return -1;
 #undef NEXT_INT
 }

@@ -480,10 +480,28 @@ class Geometry:
             for a in self.related:
                 ints += a + (a[0],) * (4 - len(a))
         if cages is not None:
-            ints.append(len(cages))
-            for cage in cages:
-                ints += (len(cage.cells), cage.total, *cage.cells)
+            sums = [(cage.cells, cage.total) for cage in cages] + self._innies()
+            ints.append(len(sums))
+            for cells, total in sums:
+                ints += (len(cells), total, *cells)
         return b"".join(i.to_bytes(4, "little") for i in ints)
+
+    def _innies(self) -> list[tuple[tuple[int, ...], int]]:
+        """The sums the rule of 45 gives: in each house, the cells outside the cages that lie
+        wholly in it hold the house's total less those cages' sums (their digits differ: they
+        share the house). Each is a cage for the engine, beside the real ones."""
+        cages = self.rules.cages
+        assert cages is not None
+        n = self.n
+        full = n * (n + 1) // 2
+        found = []
+        for house in self.houses:
+            inside = set(house)
+            whole = [c for c in cages if inside.issuperset(c.cells)]
+            rest = inside.difference(*(c.cells for c in whole))
+            if whole and rest:
+                found.append((tuple(sorted(rest)), full - sum(c.total for c in whole)))
+        return found
 
 
 def refuse_cages(rules: Rules, what: str) -> None:
