@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from sudokit import Grid, count_solutions
 from sudokit.formats import PuzzleSource
-from sudokit.rules import Rules
+from sudokit.formats.fpuzzles import FPUZZLES_LINK, SUDOKUPAD_LINK, from_fpuzzles
+from sudokit.formats.ipuz import from_ipuz
+from sudokit.rules import CLASSIC, Rules
 
 
 def sudokit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -77,3 +81,73 @@ def test_bank_stats_counts_by_rules(bank: str) -> None:
     assert json.loads(as_json.stdout)["rules"] == {"x": 3, "classic": 2}
     text = sudokit("bank", "--db", bank, "stats")
     assert "by rules:\n  x        3\n  classic  2\n" in text.stdout
+
+
+def test_generate_writes_links_that_solve_reads_with_their_rules(tmp_path: Path) -> None:
+    done = sudokit("generate", "--rules", "x", "-n", "2", "--seed", "1", "--format", "link")
+    assert done.returncode == 0, done.stderr
+    links = done.stdout.splitlines()
+    assert len(links) == 2 and all(link.startswith(FPUZZLES_LINK) for link in links)
+    # the same puzzles as generate's own records, with their rules
+    lines = sudokit("generate", "--rules", "x", "-n", "2", "--seed", "1").stdout
+    ours = [r.grid for r in PuzzleSource(lines).records()]
+    assert [from_fpuzzles(link) for link in links] == ours
+    assert [r.grid for r in PuzzleSource(done.stdout).records()] == ours
+    # a link as the puzzle argument: one solution under x (classic rules would give many)
+    one = sudokit("solve", "--count", links[0])
+    assert one.returncode == 0 and one.stdout == "1\n", one.stderr
+    assert ours[0] is not None
+    assert count_solutions(Grid.from_cells(ours[0].cells, ours[0].shape), limit=2) == 2
+    # a file of links, and SudokuPad's form of the same link
+    path = tmp_path / "links.txt"
+    path.write_text(done.stdout)
+    both = sudokit("solve", "--count", str(path))
+    assert both.returncode == 0 and both.stdout == "1\n1\n", both.stderr
+    pad = sudokit("solve", "--count", SUDOKUPAD_LINK + links[0].removeprefix(FPUZZLES_LINK))
+    assert pad.returncode == 0 and pad.stdout == "1\n", pad.stderr
+
+
+@pytest.mark.parametrize(("fmt", "rules"), [("fpuzzles", "x+windoku"), ("ipuz", "jigsaw")])
+def test_generate_writes_puzzle_objects_that_read_back(fmt: str, rules: str) -> None:
+    done = sudokit(
+        "generate", "--rules", rules, "-n", "2", "--seed", "2", "--format", fmt, "--with-solution"
+    )
+    assert done.returncode == 0, done.stderr
+    objs = [json.loads(line) for line in done.stdout.splitlines()]
+    read = from_fpuzzles if fmt == "fpuzzles" else from_ipuz
+    grids = [r.grid for r in PuzzleSource(done.stdout).records()]
+    assert grids == [read(obj) for obj in objs]
+    assert all(g is not None and g.rules != CLASSIC for g in grids)
+    assert {str(g.rules).split(":")[0] for g in grids if g is not None} == {rules}
+    solved = sudokit("solve", "-", stdin=done.stdout)
+    assert solved.returncode == 0, solved.stderr
+    for obj, line in zip(objs, solved.stdout.splitlines(), strict=True):
+        cells = json.loads(line)["cells"]
+        flat = obj["solution"] if fmt == "fpuzzles" else sum(obj["solution"], [])
+        assert cells == "".join(map(str, flat))
+
+
+def test_foreign_formats_have_no_options_line_and_cannot_resume(tmp_path: Path) -> None:
+    out = tmp_path / "links.txt"
+    done = sudokit("generate", "-n", "1", "--seed", "1", "--format", "link", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().startswith(FPUZZLES_LINK)
+    again = sudokit("generate", "-n", "2", "--format", "link", "-o", str(out), "--resume")
+    assert again.returncode == 2 and "--resume cannot go on in --format link" in again.stderr
+
+
+def test_bank_query_writes_links(bank: str) -> None:
+    done = sudokit("bank", "--db", bank, "query", "--rules", "x", "--format", "link")
+    assert done.returncode == 0, done.stderr
+    stored = sudokit("bank", "--db", bank, "query", "--rules", "x")
+    assert [from_fpuzzles(link) for link in done.stdout.splitlines()] == [
+        r.grid for r in PuzzleSource(stored.stdout).records()
+    ]
+
+
+def test_a_bad_link_or_object_is_a_bad_record_naming_its_line() -> None:
+    text = '1.3...12....4..3\n{"size": 9, "grid": []}\nhttps://www.f-puzzles.com/?load=N4Ig\n'
+    done = sudokit("solve", "-", stdin=text)
+    assert done.returncode == 1
+    assert '<stdin>, line 2: f-puzzles "grid": expected 9 rows (size 9), got 0' in done.stderr
+    assert "<stdin>, line 3: f-puzzles link: " in done.stderr

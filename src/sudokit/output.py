@@ -34,6 +34,7 @@ from .generator import Batch, Generated
 from .rating import Rating
 
 __all__ = [
+    "FOREIGN_FORMATS",
     "LABEL_FIELDS",
     "OLD_FORMAT_NAMES",
     "RECORD_FORMATS",
@@ -58,7 +59,12 @@ __all__ = [
 #: What a label may show, in this order (a book adds each puzzle's number).
 LABEL_FIELDS = ("number", "level", "er", "seed", "id")
 
-RECORD_FORMATS = ("line", "pretty", "json", "csv")
+RECORD_FORMATS = ("line", "pretty", "json", "csv", "fpuzzles", "ipuz", "link")
+#: Record formats of other tools (:mod:`sudokit.formats.fpuzzles`, :mod:`sudokit.formats.ipuz`):
+#: one f-puzzles puzzle object, ipuz object or f-puzzles link a line, each holding the puzzle,
+#: its rules (and its solution, when asked) but none of sudokit's facts (index, seed,
+#: rating), so no options line heads them and a file of them cannot be resumed.
+FOREIGN_FORMATS = ("fpuzzles", "ipuz", "link")
 #: Old names of record formats, read for one release: ``grid`` named the pretty layout.
 OLD_FORMAT_NAMES = {"grid": "pretty"}
 
@@ -121,6 +127,17 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
     return format_facts(g.puzzle, g.solution, facts, r, fmt, with_solution=with_solution)
 
 
+def _foreign(puzzle: Grid, solution: Grid | None, fmt: str) -> str:
+    """A record of one of :data:`FOREIGN_FORMATS`, ending in a newline."""
+    from .formats.fpuzzles import fpuzzles_url, to_fpuzzles
+    from .formats.ipuz import to_ipuz
+
+    if fmt == "link":
+        return fpuzzles_url(puzzle, solution=solution) + "\n"
+    obj = (to_fpuzzles if fmt == "fpuzzles" else to_ipuz)(puzzle, solution=solution)
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
 #: Facts that are yes, no or unknown (``?``); other facts that are None are left out.
 _YES_NO = ("minimal", "orbit_minimal")
 
@@ -145,8 +162,10 @@ def format_facts(
     """
     if with_solution and solution is None:
         raise ValueError("with_solution needs the solution")
-    known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     fmt = record_format(fmt)
+    if fmt in FOREIGN_FORMATS:
+        return _foreign(puzzle, solution if with_solution else None, fmt)
+    known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     if fmt in ("line", "pretty"):
         meta = " ".join(
             f"{k}={_fact(v) if k in _YES_NO else v}"  # type: ignore[arg-type]

@@ -147,7 +147,8 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
         type=record_format_arg,
         choices=RECORD_FORMATS,
         default="line",
-        help="record format (pretty: a pretty grid a record, as canon --format pretty)",
+        help="record format (pretty: a pretty grid a record, as canon --format pretty; "
+        "fpuzzles, ipuz, link: as sudokit generate writes them)",
     )
     q.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
     q.set_defaults(func=_bank_query)
