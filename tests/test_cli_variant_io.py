@@ -151,3 +151,34 @@ def test_a_bad_link_or_object_is_a_bad_record_naming_its_line() -> None:
     assert done.returncode == 1
     assert '<stdin>, line 2: f-puzzles "grid": expected 9 rows (size 9), got 0' in done.stderr
     assert "<stdin>, line 3: f-puzzles link: " in done.stderr
+
+
+def test_canon_reads_links_and_writes_the_foreign_formats_titled_by_id() -> None:
+    lines = sudokit("generate", "--rules", "x", "-n", "2", "--seed", "1").stdout
+    links = sudokit("generate", "--rules", "x", "-n", "2", "--seed", "1", "--format", "link")
+    ids = [
+        line.split()[1]
+        for line in sudokit("canon", "--id", "-", stdin=lines).stdout.split("\n")[:2]
+    ]
+    assert all(i.startswith("9x9-x-") for i in ids)
+    # a link is read with its rules: the same canonical form and id as the record's
+    from_links = sudokit("canon", "--id", "-", stdin=links.stdout)
+    assert from_links.returncode == 0, from_links.stderr
+    assert [line.split()[1] for line in from_links.stdout.splitlines()] == ids
+    for fmt in ("fpuzzles", "ipuz", "link"):
+        done = sudokit("canon", "--id", "--format", fmt, "-", stdin=lines)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout.splitlines()
+        if fmt == "link":
+            out = [json.dumps({"title": t}) for t in _titles_of_links(out)]
+        assert [json.loads(line)["title"] for line in out] == ids
+        again = sudokit("canon", "--id", "--format", "line", "-", stdin=done.stdout)
+        assert [line.split()[1] for line in again.stdout.splitlines()] == ids
+
+
+def _titles_of_links(links: list[str]) -> list[str]:
+    from sudokit.formats.lzstring import decompress_from_base64
+
+    return [
+        json.loads(decompress_from_base64(k.removeprefix(FPUZZLES_LINK)))["title"] for k in links
+    ]

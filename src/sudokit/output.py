@@ -127,14 +127,15 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
     return format_facts(g.puzzle, g.solution, facts, r, fmt, with_solution=with_solution)
 
 
-def _foreign(puzzle: Grid, solution: Grid | None, fmt: str) -> str:
+def _foreign(puzzle: Grid, solution: Grid | None, fmt: str, *, title: str | None) -> str:
     """A record of one of :data:`FOREIGN_FORMATS`, ending in a newline."""
     from .formats.fpuzzles import fpuzzles_url, to_fpuzzles
     from .formats.ipuz import to_ipuz
 
     if fmt == "link":
-        return fpuzzles_url(puzzle, solution=solution) + "\n"
-    obj = (to_fpuzzles if fmt == "fpuzzles" else to_ipuz)(puzzle, solution=solution)
+        return fpuzzles_url(puzzle, solution=solution, title=title) + "\n"
+    make = to_fpuzzles if fmt == "fpuzzles" else to_ipuz
+    obj = make(puzzle, solution=solution, title=title)
     return json.dumps(obj, separators=(",", ":")) + "\n"
 
 
@@ -158,13 +159,17 @@ def format_facts(
     The one writer of records: :func:`format_record` (``sudokit generate``) and ``sudokit
     bank query`` both write through it. A fact that is None is left out (``minimal`` and
     ``orbit_minimal`` are written ``?``); csv has fixed columns, and a fact outside them is
-    not written there. ``solution`` is only read ``with_solution`` (None will do without).
+    not written there. The formats of other tools (:data:`FOREIGN_FORMATS`) write the puzzle,
+    its rules and solution, and the ``id`` as its title, no other fact. ``solution`` is only
+    read ``with_solution`` (None will do without).
     """
     if with_solution and solution is None:
         raise ValueError("with_solution needs the solution")
     fmt = record_format(fmt)
     if fmt in FOREIGN_FORMATS:
-        return _foreign(puzzle, solution if with_solution else None, fmt)
+        key = facts.get("id")  # the bank's id, the puzzle's title there
+        title = key if isinstance(key, str) else None
+        return _foreign(puzzle, solution if with_solution else None, fmt, title=title)
     known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     if fmt in ("line", "pretty"):
         meta = " ".join(
