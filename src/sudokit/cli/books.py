@@ -149,7 +149,7 @@ def _canon(args: argparse.Namespace, err: TextIO) -> int:
                 seen.add(key)
             fmt = args.format or rec.fmt
             if fmt in FOREIGN_FORMATS:
-                facts = {"id": key} if args.id else {}
+                facts: dict[str, object] = {"id": key} if args.id else {}
                 out.write(format_facts(form, None, facts, None, fmt))
                 continue
             text = format_grid(form, fmt, alphabet=args.alphabet)
