@@ -85,7 +85,7 @@ def add_rated(
 
                     before = set(multiprocessing.active_children())
                     pool = worker_pool(jobs)
-                task: Future[Entry] = pool.submit(rate_unrated, waiting.popleft())
+                task: Future[Entry | Refusal] = pool.submit(rate_unrated, waiting.popleft())
                 task.add_done_callback(_poster(events))
                 rating += 1
             while owed and len(waiting) < _AHEAD * jobs:
@@ -120,9 +120,13 @@ def add_rated(
                             waiting.append(u)
             elif kind == "rated":
                 rating -= 1
-                if not unstored:
-                    since = time.monotonic()
-                unstored.append(value.result())  # a worker's error is raised here
+                done = value.result()  # a worker's error is raised here
+                if isinstance(done, Refusal):  # unrated under its rules: named, not stored
+                    yield done
+                else:
+                    if not unstored:
+                        since = time.monotonic()
+                    unstored.append(done)
             elif kind == "end":
                 ended = True
             elif kind == "error":

@@ -564,9 +564,10 @@ def prepare(item: Pending, *, rerate: bool = False) -> Entry | Refusal:
     return done
 
 
-def rate_unrated(item: Unrated) -> Entry:
+def rate_unrated(item: Unrated) -> Entry | Refusal:
     """The entry of an :class:`Unrated` puzzle: rated (with its SE path and HoDoKu grade)
-    and its minimality established unless stated."""
+    and its minimality established unless stated; the :class:`Refusal` naming it when its
+    rules leave it without a rating."""
     return _entry(item.pending, item.form, item.id, item.solution, item.rerate)  # type: ignore[return-value]
 
 
@@ -674,9 +675,11 @@ def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
 
 def _entry(
     item: Pending, form: Grid, id: str, solution: Grid, rerate: bool, defer: bool = False
-) -> Entry | Unrated:
+) -> Entry | Unrated | Refusal:
     """The entry of a unique puzzle, given its canonical form, that form's id and solution;
-    with ``defer``, an :class:`Unrated` instead when it must be rated."""
+    with ``defer``, an :class:`Unrated` instead when it must be rated; a :class:`Refusal`
+    when it must be rated and its rules leave it without a rating (a technique the rating
+    needs does not run under them yet)."""
     s = item.stated
     grid = item.grid
     techniques: tuple[str, ...] | None = None
@@ -684,7 +687,11 @@ def _entry(
     if s.er is None or s.ep is None or s.ed is None or rerate:
         if defer:
             return Unrated(id, item, form, solution, rerate)
-        full = rate(grid)
+        try:
+            full = rate(grid)
+        except InvalidRulesError as e:
+            line = item.record.line
+            return Refusal(line, f"{item.where.rsplit(':', 1)[0]}, line {line}: {e}")
         techniques = tuple(sorted({step.technique for step in full.steps}))
         rating = replace(full, steps=(), hodoku=hodoku(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
