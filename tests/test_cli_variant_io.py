@@ -151,6 +151,9 @@ def test_a_bad_link_or_object_is_a_bad_record_naming_its_line() -> None:
     assert done.returncode == 1
     assert '<stdin>, line 2: f-puzzles "grid": expected 9 rows (size 9), got 0' in done.stderr
     assert "<stdin>, line 3: f-puzzles link: " in done.stderr
+    # a link argument that does not read is a bad puzzle, not a missing file
+    link = sudokit("solve", "https://www.f-puzzles.com/?load=N4Ig")
+    assert link.returncode == 1 and "<argument>, line 1: f-puzzles link: " in link.stderr
 
 
 def test_canon_reads_links_and_writes_the_foreign_formats_titled_by_id() -> None:

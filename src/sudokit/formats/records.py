@@ -287,8 +287,8 @@ class PuzzleSource:
 
     @classmethod
     def _kind(cls, source: str) -> str:
-        if len(source) > cls._PATH_MAX or "\n" in source:
-            return "text"
+        if len(source) > cls._PATH_MAX or "\n" in source or _LINK.fullmatch(source):
+            return "text"  # (a link that does not read is a bad puzzle, not a missing file)
         if os.path.exists(source):
             return "file"
         # Not a file: puzzle text if it reads as one puzzle, else a mistyped file name.
