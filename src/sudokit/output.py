@@ -34,6 +34,7 @@ from .generator import Batch, Generated
 from .rating import Rating
 
 __all__ = [
+    "FOREIGN_FORMATS",
     "LABEL_FIELDS",
     "OLD_FORMAT_NAMES",
     "RECORD_FORMATS",
@@ -58,7 +59,12 @@ __all__ = [
 #: What a label may show, in this order (a book adds each puzzle's number).
 LABEL_FIELDS = ("number", "level", "er", "seed", "id")
 
-RECORD_FORMATS = ("line", "pretty", "json", "csv")
+RECORD_FORMATS = ("line", "pretty", "json", "csv", "fpuzzles", "ipuz", "link")
+#: Record formats of other tools (:mod:`sudokit.formats.fpuzzles`, :mod:`sudokit.formats.ipuz`):
+#: one f-puzzles puzzle object, ipuz object or f-puzzles link a line, each holding the puzzle,
+#: its rules (and its solution, when asked) but none of sudokit's facts (index, seed,
+#: rating), so no options line heads them and a file of them cannot be resumed.
+FOREIGN_FORMATS = ("fpuzzles", "ipuz", "link")
 #: Old names of record formats, read for one release: ``grid`` named the pretty layout.
 OLD_FORMAT_NAMES = {"grid": "pretty"}
 
@@ -121,6 +127,18 @@ def format_record(g: Generated, fmt: str, *, with_solution: bool = False) -> str
     return format_facts(g.puzzle, g.solution, facts, r, fmt, with_solution=with_solution)
 
 
+def _foreign(puzzle: Grid, solution: Grid | None, fmt: str, *, title: str | None) -> str:
+    """A record of one of :data:`FOREIGN_FORMATS`, ending in a newline."""
+    from .formats.fpuzzles import fpuzzles_url, to_fpuzzles
+    from .formats.ipuz import to_ipuz
+
+    if fmt == "link":
+        return fpuzzles_url(puzzle, solution=solution, title=title) + "\n"
+    make = to_fpuzzles if fmt == "fpuzzles" else to_ipuz
+    obj = make(puzzle, solution=solution, title=title)
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
 #: Facts that are yes, no or unknown (``?``); other facts that are None are left out.
 _YES_NO = ("minimal", "orbit_minimal")
 
@@ -141,12 +159,18 @@ def format_facts(
     The one writer of records: :func:`format_record` (``sudokit generate``) and ``sudokit
     bank query`` both write through it. A fact that is None is left out (``minimal`` and
     ``orbit_minimal`` are written ``?``); csv has fixed columns, and a fact outside them is
-    not written there. ``solution`` is only read ``with_solution`` (None will do without).
+    not written there. The formats of other tools (:data:`FOREIGN_FORMATS`) write the puzzle,
+    its rules and solution, and the ``id`` as its title, no other fact. ``solution`` is only
+    read ``with_solution`` (None will do without).
     """
     if with_solution and solution is None:
         raise ValueError("with_solution needs the solution")
-    known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     fmt = record_format(fmt)
+    if fmt in FOREIGN_FORMATS:
+        key = facts.get("id")  # the bank's id, the puzzle's title there
+        title = key if isinstance(key, str) else None
+        return _foreign(puzzle, solution if with_solution else None, fmt, title=title)
+    known = {k: v for k, v in facts.items() if v is not None or k in _YES_NO}
     if fmt in ("line", "pretty"):
         meta = " ".join(
             f"{k}={_fact(v) if k in _YES_NO else v}"  # type: ignore[arg-type]

@@ -120,12 +120,12 @@ def add_rated(
                             waiting.append(u)
             elif kind == "rated":
                 rating -= 1
-                if not unstored:
-                    since = time.monotonic()
                 done = value.result()  # a worker's error is raised here
-                if isinstance(done, Refusal):
+                if isinstance(done, Refusal):  # unrated under its rules: named, not stored
                     yield done
                 else:
+                    if not unstored:
+                        since = time.monotonic()
                     unstored.append(done)
             elif kind == "end":
                 ended = True

@@ -683,7 +683,9 @@ def _entry(
     item: Pending, form: Grid, id: str, solution: Grid, rerate: bool, defer: bool = False
 ) -> Entry | Unrated | Refusal:
     """The entry of a unique puzzle, given its canonical form, that form's id and solution;
-    with ``defer``, an :class:`Unrated` instead when it must be rated."""
+    with ``defer``, an :class:`Unrated` instead when it must be rated; a :class:`Refusal`
+    when it must be rated and its rules leave it without a rating (a technique the rating
+    needs does not run under them yet)."""
     s = item.stated
     grid = item.grid
     techniques: tuple[str, ...] | None = None

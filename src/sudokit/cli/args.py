@@ -230,7 +230,9 @@ def record_options(p: argparse.ArgumentParser) -> None:
         type=record_format_arg,
         choices=RECORD_FORMATS,
         default="line",
-        help="record format (pretty: a pretty grid a record, as canon --format pretty)",
+        help="record format (pretty: a pretty grid a record, as canon --format pretty; "
+        "fpuzzles, ipuz: an f-puzzles or ipuz puzzle object a line; link: an f-puzzles link a "
+        "line, which SudokuPad opens too)",
     )
     p.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
 

@@ -23,6 +23,7 @@ from .args import (
     range_arg,
     readable,
     record_format_arg,
+    rules_arg,
     seconds,
     shape_arg,
     source_of,
@@ -115,6 +116,11 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     filters.add_argument("--clues", type=clues_arg, help="N or LO-HI clues")
     filters.add_argument("--shape", type=shape_arg, help="box shape, e.g. 3x3")
     filters.add_argument("--symmetry", choices=list(SYMMETRIES), help="of the shown pattern")
+    filters.add_argument(
+        "--rules",
+        type=rules_arg,
+        help="the puzzles' rules, exactly: classic, or joined by + (e.g. x+windoku)",
+    )
     filters.add_argument("--limit", type=positive, help="at most N puzzles")
     filters.add_argument(
         "--random", action="store_true", help="random puzzles (--limit of them, default 1)"
@@ -141,7 +147,8 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
         type=record_format_arg,
         choices=RECORD_FORMATS,
         default="line",
-        help="record format (pretty: a pretty grid a record, as canon --format pretty)",
+        help="record format (pretty: a pretty grid a record, as canon --format pretty; "
+        "fpuzzles, ipuz, link: as sudokit generate writes them)",
     )
     q.add_argument("--with-solution", action="store_true", help="add each puzzle's solution")
     q.set_defaults(func=_bank_query)
@@ -160,8 +167,8 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     t = ks.add_parser(
         "stats",
         parents=[db],
-        help="counts by shape, level, hardest technique and clues",
-        description="Count the stored puzzles by shape, level, hardest technique and clues.",
+        help="counts by rules, shape, level, hardest technique and clues",
+        description="Count the stored puzzles by rules, shape, level, hardest technique and clues.",
     )
     t.add_argument("--json", action="store_true", help="one JSON object")
     t.set_defaults(func=_bank_stats)
@@ -253,6 +260,7 @@ def _bank_filters(args: argparse.Namespace) -> Any:
             clues=args.clues,
             shape=args.shape,
             symmetry=args.symmetry,
+            rules=args.rules,
         )
     except ValueError as e:
         raise Fail(f"sudokit bank {args.bank_command}: error: {e}", 2) from None
@@ -275,20 +283,28 @@ def _bank_served(
     for s in found:
         facts: dict[str, object]
         solution: Grid | None = None
+        # rules beyond the classic ones, stated as generate's records state them
+        rules = None if s.shown.rules.is_classic else str(s.shown.rules)
         if args.isomorph:  # no id, seed or index: nothing leads back to the stored text
             t = s.isomorph_transform(rng)
             puzzle = t.apply(s.shown)
             if with_solution:
                 solution = t.apply(s.shown_solution())
-            facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
+            facts = {"shape": s.shape, "rules": rules, "symmetry": symmetry_of(puzzle)}
         elif args.canonical:
             puzzle, solution = s.puzzle, s.solution
-            facts = {"shape": s.shape, "symmetry": symmetry_of(puzzle)}
+            facts = {"shape": s.shape, "rules": rules, "symmetry": symmetry_of(puzzle)}
         else:
             puzzle = s.shown
             if with_solution:
                 solution = s.shown_solution()
-            facts = {"index": s.index, "seed": s.seed, "shape": s.shape, "symmetry": s.symmetry}
+            facts = {
+                "index": s.index,
+                "seed": s.seed,
+                "shape": s.shape,
+                "rules": rules,
+                "symmetry": s.symmetry,
+            }
         facts.update(clues=puzzle.clue_count, minimal=s.minimal)
         if not args.isomorph:
             facts["id"] = s.id
@@ -300,6 +316,14 @@ def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
     from ..output import csv_header, format_facts
 
     served = _bank_served(args, with_solution=args.with_solution)
+    if args.format == "csv":  # its fixed columns have none for rules
+        stated = next((p.rules for _, p, _, _ in served if not p.rules.is_classic), None)
+        if stated is not None:
+            raise Fail(
+                f"sudokit bank query: error: --format csv cannot state rules {stated}; "
+                "use line, json or pretty (or --rules classic)",
+                2,
+            )
     with open_output(args.output) as out:
         if args.format == "csv":
             out.write(csv_header(with_solution=args.with_solution))
@@ -345,7 +369,7 @@ def _bank_stats(args: argparse.Namespace, err: TextIO) -> int:
         sys.stdout.write(json.dumps(stats) + "\n")
         return 0
     sys.stdout.write(f"{bank.name}: {stats['puzzles']} puzzles\n")
-    for name in ("shape", "level", "hardest", "clues"):
+    for name in ("rules", "shape", "level", "hardest", "clues"):
         sys.stdout.write(f"\nby {name}:\n")
         counts = stats[name]
         width = max((len(str(k)) for k in counts), default=0)

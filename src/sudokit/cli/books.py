@@ -103,6 +103,8 @@ def canon_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     if not full:
         return
+    from ..output import FOREIGN_FORMATS
+
     c.add_argument("--id", action="store_true", help="add each puzzle's canonical id")
     c.add_argument(
         "--dedupe",
@@ -111,9 +113,10 @@ def canon_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) 
     )
     c.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=(*FORMATS, *FOREIGN_FORMATS),
         default=None,
-        help="output format (default: each puzzle's own)",
+        help="output format (default: each puzzle's own; fpuzzles, ipuz, link: as sudokit "
+        "generate writes them, --id as each puzzle's title)",
     )
     c.add_argument("--alphabet", help="digit symbols in order, e.g. 0123456789ABCDEF")
     c.set_defaults(func=_canon)
@@ -124,6 +127,8 @@ _CANON_CHUNK = 2048  # records canonicalised per call into C
 
 def _canon(args: argparse.Namespace, err: TextIO) -> int:
     import json
+
+    from ..output import FOREIGN_FORMATS, format_facts
 
     status = 0
     seen: set[str] = set()
@@ -143,6 +148,10 @@ def _canon(args: argparse.Namespace, err: TextIO) -> int:
                     continue
                 seen.add(key)
             fmt = args.format or rec.fmt
+            if fmt in FOREIGN_FORMATS:
+                facts: dict[str, object] = {"id": key} if args.id else {}
+                out.write(format_facts(form, None, facts, None, fmt))
+                continue
             text = format_grid(form, fmt, alphabet=args.alphabet)
             if args.id and fmt == "json":
                 text = json.dumps({**json.loads(text), "id": key})

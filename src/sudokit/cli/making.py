@@ -185,8 +185,14 @@ def _resume(
     """Where ``sudokit COMMAND --resume`` goes on in ``path``: the file's seed and next index,
     after checking that ``options`` made its records, and with a partial last record cut off.
     Refuses (exit 1; exit 2 for another ``--seed``) what cannot be resumed."""
-    from ..output import resume_check, resume_point
+    from ..output import FOREIGN_FORMATS, resume_check, resume_point
 
+    if fmt in FOREIGN_FORMATS:
+        raise Fail(
+            f"sudokit {command}: error: --resume cannot go on in --format {fmt}, whose records "
+            "state no index or seed; use line, pretty, json or csv",
+            2,
+        )
     try:
         resume_check(path, options, command=command)
         point = resume_point(path, fmt)
@@ -225,6 +231,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
     from ..difficulty import Request, generate_many
     from ..generator import check_timeout
     from ..output import (
+        FOREIGN_FORMATS,
         csv_header,
         format_records,
         options_comment,
@@ -277,7 +284,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         fresh = not args.resume or out.tell() == 0
         if args.format == "csv" and write and fresh:
             out.write(csv_header(with_solution=args.with_solution))
-        elif path is not None and fresh:
+        elif path is not None and fresh and args.format not in FOREIGN_FORMATS:
             out.write(options_comment(options))
         remaining = args.count - start
         bar = stack.enter_context(progress(args.count, start, err))
@@ -353,6 +360,7 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
     from ..canon import canonical_many, ids_of_canonical
     from ..hunting import HuntStats, Vicinity, hunt
     from ..output import (
+        FOREIGN_FORMATS,
         csv_header,
         format_facts,
         options_comment,
@@ -404,12 +412,10 @@ def _hunt(args: argparse.Namespace, err: TextIO) -> int:
                 out = stack.enter_context(path.open("a" if args.resume else "w", encoding="utf-8"))
             except OSError as e:
                 raise Fail(f"sudokit: cannot write {path}: {e.strerror or e}") from None
-            if out.tell() == 0:
-                out.write(
-                    csv_header(with_solution=args.with_solution)
-                    if args.format == "csv"
-                    else options_comment(options, command="hunt")
-                )
+            if out.tell() == 0 and args.format == "csv":
+                out.write(csv_header(with_solution=args.with_solution))
+            elif out.tell() == 0 and args.format not in FOREIGN_FORMATS:
+                out.write(options_comment(options, command="hunt"))
         elif args.format == "csv" and bank is None:
             out.write(csv_header(with_solution=args.with_solution))
         held = set(ids_of_canonical(canonical_many([g for g, _ in earlier]))) if earlier else set()

@@ -191,6 +191,10 @@ def read_puzzles(
         if item is None:
             return
         lineno, raw = item
+        if _LINK.fullmatch(raw):
+            yield _foreign_record(lineno, raw, "line", source)
+            above = ""
+            continue
         if raw.lstrip().startswith(("{", "[")):
             yield make_record(lineno, raw, "json", source, shape, alphabet, None, "", rules)
             above = ""
@@ -283,8 +287,8 @@ class PuzzleSource:
 
     @classmethod
     def _kind(cls, source: str) -> str:
-        if len(source) > cls._PATH_MAX or "\n" in source:
-            return "text"
+        if len(source) > cls._PATH_MAX or "\n" in source or _LINK.fullmatch(source):
+            return "text"  # (a link that does not read is a bad puzzle, not a missing file)
         if os.path.exists(source):
             return "file"
         # Not a file: puzzle text if it reads as one puzzle, else a mistyped file name.
@@ -369,6 +373,8 @@ def make_record(
     """The record of a puzzle's text (a grid, or the error naming what is wrong and where).
     ``rules``: the text of the rules its record states (None: classic; a JSON record states
     them as its ``rules`` member)."""
+    if fmt == "json" and (('"size"' in text and _FPUZZLES_JSON.match(text)) or _IPUZ_KIND in text):
+        return _foreign_record(lineno, text, fmt, source)
     try:
         if fmt == "json":
             sh, cells = json_cells(text.strip(), lineno, shape, alphabet)
@@ -389,6 +395,34 @@ def make_record(
             bad.line = lineno
         return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt, note)
     return Record(lineno, Grid.unchecked(sh, cells), None, text, fmt, note)
+
+
+#: A line holding an f-puzzles or SudokuPad link to a puzzle (``?load=`` or ``/fpuzzles``
+#: followed by the compressed puzzle object).
+_LINK = re.compile(r"\s*https?://\S*(?:load=|/fpuzzles)\S+\s*")
+#: The start of an f-puzzles puzzle object: its ``size`` (which sudokit's JSON records lack)
+#: before or after its ``grid`` of cell objects.
+_FPUZZLES_JSON = re.compile(r'\s*\{.*"(?:size"\s*:\s*\d|grid"\s*:\s*\[\s*\[\s*\{)', re.DOTALL)
+
+
+#: What an ipuz Sudoku object states as its kind.
+_IPUZ_KIND = '"http://ipuz.org/sudoku#'
+
+
+def _foreign_record(lineno: int, text: str, fmt: str, source: str) -> Record:
+    """The record of an f-puzzles / SudokuPad link, an f-puzzles puzzle object or an ipuz
+    Sudoku object: the grid with the rules the puzzle states (its own, whatever the reader
+    was told), or the error naming what is wrong."""
+    from ..errors import InvalidRulesError
+    from .fpuzzles import from_fpuzzles
+    from .ipuz import from_ipuz
+
+    try:
+        grid = (from_ipuz if _IPUZ_KIND in text else from_fpuzzles)(text.strip())
+    except (InvalidPuzzleError, InvalidRulesError) as e:
+        bad = Bad(str(e), lineno)
+        return Record(lineno, None, to_error(bad, text=text, source=source), text, fmt)
+    return Record(lineno, grid, None, text.rstrip("\r\n"), fmt)
 
 
 def _json_rules(text: str, lineno: int) -> str | None:
