@@ -203,7 +203,7 @@ typedef struct {
     int strong;         /* 9x9: the stack step too (see propagate9) */
     uint8_t *solution;  /* where the first solution goes (N bytes) */
     uint8_t *second;    /* where the second one goes (N bytes), when not NULL */
-    const uint8_t *prefer; /* 9x9, no rng: at a branch, try this grid's digit first (or NULL) */
+    const uint8_t *prefer; /* 9x9 and rules, no rng: at a branch, try this grid's digit first (or NULL) */
 } Ctx;
 
 /* 1 | 1 << 9 | 1 << 18: times a 9-bit column mask, the same columns in all three rows. */
@@ -887,8 +887,11 @@ static int propagate(Work *w, int level, int qn)
  * halves the work at once); else a cell with the fewest candidates.  With an rng, ties are
  * broken at random (except under nc: the first cell, so that a random grid grows from cells
  * next to each other, where nc's eliminations meet: a quarter less time) and
- * the digit is drawn at random. */
-static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
+ * the digit is drawn at random.  With `prefer` (a dig's known solution), the branch is on
+ * its digit, first: the dig's searches then reach that solution at once and the second one,
+ * which mostly agrees with it, soon after (a batch search under anti-knight that ran past its
+ * budget before finding even the first now takes a few hundred nodes). */
+static void choose(Work *w, int level, Rng *rng, const uint8_t *prefer, int *out_cell, int *out_digit)
 {
     const Geo *g = w->g;
     int n = g->n;
@@ -945,17 +948,27 @@ static void choose(Work *w, int level, Rng *rng, int *out_cell, int *out_digit)
         }
         if (best_unit >= 0) {
             const int *cells = g->units + (size_t)best_unit * n;
+            int first = -1;
             for (int i = 0; i < n; i++)
                 if (!placed[cells[i]] && (cand[cells[i]] & best_bit)) {
-                    *out_cell = cells[i];
-                    *out_digit = ctz64(best_bit);
-                    return;
+                    if (first < 0)
+                        first = cells[i];
+                    if (!prefer || prefer[cells[i]] == ctz64(best_bit) + 1) {
+                        first = cells[i];
+                        break;
+                    }
                 }
+            *out_cell = first;
+            *out_digit = ctz64(best_bit);
+            return;
         }
     }
     uint64_t m = cand[best];
     *out_cell = best;
-    *out_digit = rng ? nth_bit64(m, (int)rng_below(rng, (uint32_t)best_count)) : ctz64(m);
+    if (prefer && (m >> (prefer[best] - 1) & 1))
+        *out_digit = prefer[best] - 1;
+    else
+        *out_digit = rng ? nth_bit64(m, (int)rng_below(rng, (uint32_t)best_count)) : ctz64(m);
 }
 
 /* Search from `level` (already set up, `qn` cells queued).  Return 1 to stop, 0 to go on,
@@ -982,7 +995,7 @@ static int search(Work *w, int level, int qn, Ctx *ctx)
             return 1;
         }
         int cell, digit;
-        choose(w, level, ctx->rng, &cell, &digit);
+        choose(w, level, ctx->rng, ctx->rng || !g->rules ? NULL : ctx->prefer, &cell, &digit);
         uint64_t bit = UINT64_C(1) << digit;
         if (!work_reserve(w, level + 1))
             return -1;
