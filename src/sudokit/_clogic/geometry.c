@@ -228,7 +228,7 @@ static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
     if (!g->peer_mask || !g->units_of || !g->xmask || !g->unit_cells) b.bad = 2;
     for (int c = 0; c < size && !b.bad; c++) cs_add(&g->all, c);
     for (int u = 0; u < nhouse && !b.bad; u++) {
-        cset *m = lg_mask(g, u);
+        cset *m = u < g->nunit ? &g->unit_mask[u] : &g->xmask[u - g->nunit]; /* lg_mask's, to fill */
         for (int i = 0; i < n; i++) cs_add(m, g->unit_cells[u * n + i]);
         if (cs_count(m, g->nw) != n) b.bad = 1;   /* a house of n distinct cells */
         if (u < 3 * n)
