@@ -1,8 +1,9 @@
 """Grid text: reading one grid's text in any supported form, and writing the formats.
 
-The rules are :mod:`sudokit.formats`'s. The helpers that read one line, one pretty grid or
-one JSON document (:func:`line_cells`, :func:`block_cells`, :func:`json_cells`) raise
-:class:`~sudokit._text.Bad`; the stream reader (:mod:`sudokit.formats.records`) places it.
+The text forms are those :mod:`sudokit.formats` describes. The helpers that read one line,
+one pretty grid or one JSON document (:func:`line_cells`, :func:`block_cells`,
+:func:`json_cells`) raise :class:`~sudokit._text.Bad`; the stream reader
+(:mod:`sudokit.formats.records`) places it.
 """
 
 from __future__ import annotations
