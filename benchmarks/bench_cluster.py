@@ -37,8 +37,8 @@ from typing import Any
 
 from sudokit import cluster as sudokit_cluster
 from sudokit import generate_many
+from sudokit._parallel import CHUNKS_CLUSTER
 from sudokit.bank import Bank
-from sudokit.generator import _CHUNKS_CLUSTER
 
 from bench_bank import _fresh, _postgres
 from common import emit, machine
@@ -111,7 +111,7 @@ def bench_tasks(address: str, tasks: int) -> None:
     done = sum(1 for _ in sudokit_cluster.ordered_map(abs, range(tasks), address=address))
     per_second = done / (time.perf_counter() - t)
     one_core = _rate(4000)
-    smallest, largest = _CHUNKS_CLUSTER
+    smallest, largest = CHUNKS_CLUSTER
     ms = {size: 1000 * size / one_core for size in (smallest, largest)}
     emit(
         {

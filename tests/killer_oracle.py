@@ -132,3 +132,18 @@ def random_layout(solution: bytes, n: int, rng: random.Random, most: int) -> lis
             free.discard(pick)
         cages.append(cage)
     return cages
+
+
+def innies(house_list: Sequence[Sequence[int]], cages: Sequence[Cage], n: int) -> list[Cage]:
+    """The sums the rule of 45 gives, house by house: the cells of a house outside the cages
+    that lie wholly in it, with the house's total less those cages' sums (houses in which no
+    cage lies wholly, or with no cell left, give none)."""
+    full = n * (n + 1) // 2
+    found: list[Cage] = []
+    for house in house_list:
+        inside = set(house)
+        whole = [(cells, total) for cells, total in cages if inside.issuperset(cells)]
+        rest = inside.difference(*(cells for cells, _ in whole))
+        if whole and rest:
+            found.append((sorted(rest), full - sum(total for _, total in whole)))
+    return found

@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sudokit import Grid, Shape, Transform, canonical, canonical_id, random_grid, unique_solution
-from sudokit.canon import _group, canonical_ids, canonical_many, random_isomorph
+from sudokit._canon_maps import rules_group as _group
+from sudokit.canon import canonical_ids, canonical_many, random_isomorph
 from sudokit.errors import InvalidRulesError
 from sudokit.rules import Rules, geometry
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 import sudokit
 from sudokit import GenerationError, Shape, generate, generate_many
+from sudokit._parallel import plan_chunks
 from sudokit.cli import main
 from sudokit.generator import (
     SYMMETRIES,
     Batch,
-    _plan,
     is_minimal,
     orbits,
     symmetry_of,
@@ -252,7 +252,7 @@ def test_chunks_cover_the_indexes_in_order_and_feed_every_worker(
     start: int, count: int, jobs: int, smallest: int, extra: int
 ) -> None:
     sizes = (smallest, smallest + extra)
-    workers, planned = _plan(start, count, jobs, sizes)
+    workers, planned = plan_chunks(start, count, jobs, sizes)
     chunks = list(planned(workers))
     assert [i for r in chunks for i in r] == list(range(start, start + count))
     assert 1 <= workers <= jobs
@@ -269,7 +269,7 @@ def test_chunks_cover_the_indexes_in_order_and_feed_every_worker(
 def test_cluster_chunks_grow_with_the_cluster(count: int, width: int) -> None:
     # On a cluster of many workers, chunks grow (the scheduler's tasks a second stay flat),
     # still covering the indexes in order and shrinking at the end.
-    _, planned = _plan(5, count, 2, (512, 2048), cluster=True)
+    _, planned = plan_chunks(5, count, 2, (512, 2048), cluster=True)
     lengths = [len(r) for r in planned(width)]
     assert sum(lengths) == count
     largest = 2048 * max(1, width // 16)

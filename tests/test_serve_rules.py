@@ -121,7 +121,7 @@ def test_catalog_by_rules(client: httpx.Client) -> None:
 
 
 def test_post_calls_take_rules(client: httpx.Client) -> None:
-    x = _unique_under("x", 2)
+    x = _unique_under("x", 3)
     text = x.to_line()
     assert count_solutions(Grid(text), limit=2) == 2  # unique only under its rules
     r = client.post("api/v1/solve", json={"puzzle": text, "rules": "x"})

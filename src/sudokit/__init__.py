@@ -24,7 +24,6 @@ True
 
 from __future__ import annotations
 
-import importlib.abc
 import sys
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
@@ -192,13 +191,15 @@ class _MovedModule(ModuleType):
 _MOVED = {f"{__name__}.hunt": f"{__name__}.hunting"}
 
 
-class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds and loads a former module path of ``_MOVED``."""
+class _MovedFinder:
+    """Finds and loads a former module path of ``_MOVED`` (the finder and loader protocols,
+    without their base classes: importing importlib.abc loads pathlib and more)."""
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        return ModuleSpec(fullname, self) if fullname in _MOVED else None
+        # (typeshed asks for the Loader class; the import system, for its protocol)
+        return ModuleSpec(fullname, self) if fullname in _MOVED else None  # type: ignore[arg-type]
 
     def create_module(self, spec: ModuleSpec) -> ModuleType:
         return _MovedModule(spec.name)

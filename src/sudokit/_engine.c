@@ -327,10 +327,15 @@ typedef struct Geo {
     int *cage_start, *cage_cells, *cage_sum;
     int *sum_start;
     uint32_t *sum_sets;
+    struct R9 *r9;   /* rules of side 9 without cages: the bitboard search (see _cengine/rules9.c) */
+    int nreal;       /* the puzzle's own cages (the first nreal; the rest: rule-of-45 sums) */
+    int *cage_of;    /* killer: each cell's own cage, or -1 (see _ckiller/geometry.c) */
     struct Geo *next;
 } Geo;
 
 static Geo *geo_cache = NULL; /* built under the GIL, never freed: one per shape used */
+
+#include "_cengine/rules9.c"
 
 static Geo *geo_get(int br, int bc)
 {
@@ -393,8 +398,8 @@ static void geo_free(Geo *g)
     free(g->cage_start);
     free(g->cage_cells);
     free(g->cage_sum);
-    free(g->sum_start);
-    free(g->sum_sets);
+    free(g->cage_of); /* (the digit-set tables are shared: see cage_tables) */
+    free(g->r9);
     free(g);
 }
 
@@ -402,16 +407,30 @@ static void geo_free(Geo *g)
  * of the digits (2^n masks). */
 #define CAGE_MAX_SIDE 16
 
-/* The digit sets of each size and sum (Geo.sum_sets), for side n.  0, or -1 out of memory. */
+static int *cage_sum_start[CAGE_MAX_SIDE + 1];
+static uint32_t *cage_sum_sets[CAGE_MAX_SIDE + 1];
+
+/* The digit sets of each size and sum (Geo.sum_sets), for side n: built once a side (under the
+ * GIL) and shared by every geometry.  0, or -1 out of memory. */
 static int cage_tables(Geo *g)
 {
     int n = g->n, maxsum = n * (n + 1) / 2, width = maxsum + 2;
     uint32_t all = (uint32_t)1 << n;
     g->maxsum = maxsum;
+    if (cage_sum_start[n]) {
+        g->sum_start = cage_sum_start[n];
+        g->sum_sets = cage_sum_sets[n];
+        return 0;
+    }
     g->sum_start = calloc((size_t)(n + 1) * (size_t)width + 1, sizeof(int));
     g->sum_sets = malloc(sizeof(uint32_t) * all);
-    if (!g->sum_start || !g->sum_sets)
+    if (!g->sum_start || !g->sum_sets) {
+        free(g->sum_start);
+        free(g->sum_sets);
+        g->sum_start = NULL;
+        g->sum_sets = NULL;
         return -1;
+    }
     /* count each (size, sum), then place the masks in order of size, sum and mask */
     for (uint32_t m = 0; m < all; m++) {
         int k = popcount32(m), sum = 0;
@@ -432,6 +451,8 @@ static int cage_tables(Geo *g)
         g->sum_sets[fill[k * width + sum]++] = m;
     }
     free(fill);
+    cage_sum_start[n] = g->sum_start;
+    cage_sum_sets[n] = g->sum_sets;
     return 0;
 }
 
@@ -499,6 +520,8 @@ bad:
 #undef NEXT_INT
 }
 
+#include "_ckiller/geometry.c"
+
 /* The geometry of rules on shape br x bc, from the blob sudokit.rules.Geometry.blob writes:
  * 32-bit little-endian ints [houses, stride, nc, boxes], each house's n cells, each cell's
  * `stride` peers, then with nc each cell's 4 orthogonal neighbours.  Every number is checked,
@@ -565,6 +588,11 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
     g->boxes = boxes;
     g->rules = 1;
     g->full = n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+    if (killer && killer_derive(g) < 0) {
+        geo_free(g);
+        return NULL;
+    }
+    stride = g->npeers; /* (the cage mates may have made it longer) */
     if (N <= 128) {
         g->pmask = calloc((size_t)N * 2, sizeof(uint64_t));
         if (!g->pmask) {
@@ -577,6 +605,7 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
                 g->pmask[2 * c + q / 64] |= UINT64_C(1) << (q % 64);
             }
     }
+    g->r9 = r9_build(g); /* NULL: the general path serves these rules */
     return g;
 }
 
@@ -589,6 +618,8 @@ typedef struct {
     int *queue;      /* cells whose single digit still has to be removed from their peers */
     uint64_t *seg;   /* box/line segment scratch: n * n masks */
     int strong;      /* a search without an rng: shared_peers under jigsaw rules (see there) */
+    uint64_t *cage_seen; /* killer: each cage's state when cage_step last left it unchanged */
+    int cage_room;
 } Work;
 
 static int work_init(Work *w, const Geo *g)
@@ -609,6 +640,7 @@ static void work_free(Work *w)
     free(w->placed);
     free(w->queue);
     free(w->seg);
+    free(w->cage_seen);
 }
 
 /* Make room for level `level`; return 0 when memory runs out. */
@@ -714,6 +746,8 @@ static int box_line(Work *w, uint64_t *cand, const uint8_t *placed, int *qn)
     return found;
 }
 
+#include "_ckiller/seen.c"
+
 /* Killer cages: each cage's cells keep only the digits of the digit sets that can still make
  * its sum (sets of the unplaced cells' size and the rest of the sum, without the placed
  * digits, within the cells' candidates, and meeting every unplaced cell); a digit every such
@@ -723,10 +757,14 @@ static int cage_step(Work *w, uint64_t *cand, uint8_t *placed, int *qn)
 {
     const Geo *g = w->g;
     int width = g->maxsum + 2, changed = 0;
+    uint64_t *seen = cage_seen(w);
     for (int i = 0; i < g->ncages; i++) {
         const int *cells = g->cage_cells + g->cage_start[i];
         int size = g->cage_start[i + 1] - g->cage_start[i];
         int rest = g->cage_sum[i], open = 0;
+        uint64_t state = cage_state(cand, placed, cells, size);
+        if (seen && seen[i] == state && state)
+            continue; /* as when this cage last changed nothing */
         uint64_t used = 0, avail = 0;
         int free_cells[CAGE_MAX_SIDE];
         for (int j = 0; j < size; j++) {
@@ -764,6 +802,8 @@ static int cage_step(Work *w, uint64_t *cand, uint8_t *placed, int *qn)
         }
         if (!any)
             return -1;
+        int before = changed;
+        changed = 0;
         for (int j = 0; j < open; j++) {
             int c = free_cells[j];
             uint64_t m = cand[c] & any;
@@ -792,6 +832,9 @@ static int cage_step(Work *w, uint64_t *cand, uint8_t *placed, int *qn)
                 changed = 1;
             }
         }
+        if (!changed && seen)
+            seen[i] = state;
+        changed |= before;
     }
     return changed;
 }
@@ -1158,6 +1201,10 @@ static int load(Work *w, const uint8_t *cells)
  * out. */
 static int run_general(Work *w, const uint8_t *cells, Ctx *ctx, int excl_cell, int excl_digit)
 {
+    if (w->g->r9) {
+        r9_run(w->g->r9, cells, ctx, excl_cell, excl_digit);
+        return 0;
+    }
     int qn = load(w, cells);
     if (qn < 0)
         return 0;
@@ -1503,6 +1550,8 @@ static void grid_unavoidable(Digger *D, const uint8_t *grid)
             }
     }
 }
+
+#include "_cengine/rules_ua.c"
 
 /* Take cell c out of the puzzle, or put its clue v back, in `cells` and in D->clue_bits. */
 static inline void set_cell(Digger *D, uint8_t *cells, int c, uint8_t v)
@@ -2077,9 +2126,11 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
     return out;
 }
 
-/* generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0, geometry=None)
+/* generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0, geometry=None,
+ *          grid_cap=0)
  *   -> (puzzle, solution, clues, exhausted, gave_up), or None when the rules (geometry, a
  *   rules blob as solve takes) have no complete grid, or none was found within a budget
+ *   (grid_cap nodes of the grid search; 0: 1024 a cell under rules, none for classic)
  * logic: 0, or LOGIC_BOX / LOGIC_HIDDEN / LOGIC_SINGLES: keep a removal only while singles of
  *   that kind still solve the puzzle (which also proves it unique).
  * orbits: per cell, its orbit's index as a little-endian uint16; orbits are numbered 0..k-1.
@@ -2089,13 +2140,13 @@ static PyObject *py_random_grid(PyObject *self, PyObject *args)
 static PyObject *py_generate(PyObject *self, PyObject *args)
 {
     int br, bc, target, exact, logic = LOGIC_NONE;
-    unsigned long long seed, budget;
+    unsigned long long seed, budget, grid_cap = 0;
     Py_buffer ob;
     PyObject *geometry = NULL;
     Geo *owned = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iiKy*ipK|iO:generate", &br, &bc, &seed, &ob, &target, &exact, &budget,
-                          &logic, &geometry))
+    if (!PyArg_ParseTuple(args, "iiKy*ipK|iOK:generate", &br, &bc, &seed, &ob, &target, &exact, &budget,
+                          &logic, &geometry, &grid_cap))
         return NULL;
     PyObject *result = NULL;
     int *orbit_cells = NULL, *orbit_start = NULL, *order = NULL;
@@ -2180,7 +2231,7 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS;
     /* The grid from the seed; the order of orbits from the next draws of a second stream. */
     /* 1: the rules have no complete grid; 2: none was found within a few restarts */
-    status = random_grid(&w, seed, solution, g->rules ? (uint64_t)N << 10 : 0);
+    status = random_grid(&w, seed, solution, grid_cap ? grid_cap : g->rules ? (uint64_t)N << 10 : 0);
     if (status == 0) {
         Rng rng;
         rng_seed(&rng, seed ^ UINT64_C(0x5DEECE66D1F2E3A7));
@@ -2194,9 +2245,12 @@ static PyObject *py_generate(PyObject *self, PyObject *args)
         }
         memcpy(cells, solution, (size_t)N);
         /* a logic test decides every removal, not the searches; the grid's own sets are
-         * classic ones (a swap that rules may forbid) */
+         * classic ones (a swap that rules may forbid): under rules of side 9, the swaps the
+         * rules allow (see rules_unavoidable) */
         if (!logic && !g->rules)
             grid_unavoidable(&D, solution);
+        else if (!logic && g->r9)
+            rules_unavoidable(&D, solution);
         clues = dig(&D, cells, solution, orbit_cells, orbit_start, order, norbits, target, exact,
                     &exhausted);
         if (D.oom)
@@ -2684,6 +2738,10 @@ static PyObject *py_use_path(PyObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+#include "_cengine/layouts.c"
+#include "_ckiller/cagemap.c"
+#include "_ckiller/generate.c"
+
 static PyMethodDef methods[] = {
     SUDOKIT_FAULT_METHODS
     {"paths", py_paths, METH_NOARGS,
@@ -2721,11 +2779,25 @@ static PyMethodDef methods[] = {
     {"random_grid", py_random_grid, METH_VARARGS,
      "random_grid(box_rows, box_cols, seed, geometry=None) -> bytes | None\n\nA random complete grid, a function of the shape, the rules' geometry (as in solve) and\n"
      "the 64-bit seed; None when the rules have no complete grid."},
+    {"random_regions", py_random_regions, METH_VARARGS,
+     "random_regions(box_rows, box_cols, maps, seed) -> bytes\n\nA random jigsaw layout (each cell's region) grown from the boxes by region swaps that keep\n"
+     "the regions connected and the maps' images (maps: cell images as uint16, end to end); see\n"
+     "sudokit.rules.random_regions."},
     {"generate", py_generate, METH_VARARGS,
-     "generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0)\n"
+     "generate(box_rows, box_cols, seed, orbits, target, exact, budget, logic=0, geometry=None, grid_cap=0)\n"
      "    -> (puzzle, solution, clues, exhausted, gave_up)\n\n"
      "A random complete grid from the seed, dug by removing symmetry orbits in a random order\n"
      "while the puzzle stays unique, down to `target` clues (0: until no orbit can go)."},
+    {"cage_map", py_cage_map, METH_O,
+     "cage_map(text) -> (n, cages, bad) | (0, problem, a, b)\n\nThe cages of a killer cage map (see _ckiller/cagemap.c)."},
+    {"killer_geometry", py_killer_geometry, METH_VARARGS,
+     "killer_geometry(box_rows, box_cols, geometry) -> (peers, cages, real)\n\n"
+     "What the engine derives from a rules blob with cages: peers, and the cages with the rule of 45's sums."},
+    {"killer_generate", py_killer_generate, METH_VARARGS,
+     "killer_generate(box_rows, box_cols, seed, geometry, lo, hi, maps, clues, minimal, budget, tries)\n"
+     "    -> (cages, givens, solution, minimal) | None | tries\n\n"
+     "A unique killer puzzle (see _ckiller/generate.c); None: the rules have no complete grid; an int:\n"
+     "that many layouts failed."},
     {"removable", py_removable, METH_VARARGS,
      "removable(box_rows, box_cols, puzzle, solution, budget, first=False) -> (cells, gave_up)\n\n"
      "The clues of a unique puzzle that could each be removed alone keeping it unique."},

@@ -37,6 +37,7 @@ def use_path(name: str) -> None: ...
 def random_grid(
     box_rows: int, box_cols: int, seed: int, geometry: Buffer | None = None, /
 ) -> bytes | None: ...
+def random_regions(box_rows: int, box_cols: int, maps: Buffer, seed: int, /) -> bytes: ...
 def generate(
     box_rows: int,
     box_cols: int,
@@ -47,6 +48,7 @@ def generate(
     budget: int,
     logic: int = 0,
     geometry: Buffer | None = None,
+    grid_cap: int = 0,
     /,
 ) -> tuple[bytes, bytes, int, bool, bool] | None: ...
 def removable(
@@ -62,3 +64,21 @@ def removable(
 
 # Only in the fault-injection build of tools/sanitize.sh (see tests/test_c_faults.py).
 def _fail_after(k: int, /) -> int: ...
+def cage_map(text: str, /) -> tuple[int, bytes, int] | tuple[int, int, int, int]: ...
+def killer_geometry(
+    box_rows: int, box_cols: int, geometry: Buffer, /
+) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, ...], int]], int]: ...
+def killer_generate(
+    box_rows: int,
+    box_cols: int,
+    seed: int,
+    geometry: Buffer,
+    lo: int,
+    hi: int,
+    maps: bytes,
+    clues: int,
+    minimal: bool,
+    budget: int,
+    tries: int,
+    /,
+) -> tuple[bytes, bytes, bytes, int] | int | None: ...

@@ -105,6 +105,9 @@ static inline const int *lstep_part(const lsink *o, const lstep *st, int part) {
 #include "_clogic/exclusion.c"
 #include "_clogic/als.c"
 #include "_clogic/chains.c"
+#include "_clogic/killer_sums.c"
+#include "_clogic/killer.c"
+#include "_clogic/killer45.c"
 
 /* ------------------------------------------------------------------ the technique table */
 
@@ -172,6 +175,19 @@ static const ltech TECHS[] = {
     {"x-chain", "X-Chain", 6.6, 0, 0, lf_x_chains},
     {"xy-chain", "XY-Chain", 6.6, 0, 0, lf_xy_chains},
     {"als-xz", "ALS-XZ", 7.0, 0, 0, lf_als_xz},
+    /* killer's (KILLER_FINDERS): a cage combination or rule of 45 per size, so that the solver
+     * tries the smaller ones first (docs/rating.md, "Killer") */
+    {"cage-single", "Cage single", 1.0, 0, 0, lf_cage_singles},
+    {"rule-of-45-single", "Rule of 45: one innie or outie", 1.5, 0, 0, lf_rule_of_45_single},
+    {"cage-combinations-2", "Cage combinations (two cells)", 1.6, 0, 0, lf_cage_combinations_2},
+    {"cage-combinations-3", "Cage combinations (three cells)", 2.0, 0, 0, lf_cage_combinations_3},
+    {"cage-combinations-4", "Cage combinations (four cells or more)", 2.4, 0, 0, lf_cage_combinations_4},
+    {"cage-confinement", "Cage confinement", 2.5, 0, 0, lf_cage_confinement},
+    {"cage-overlap", "Cage and house overlap", 2.7, 0, 0, lf_cage_overlap},
+    {"rule-of-45", "Rule of 45: innies and outies of a house", 2.9, 0, 0, lf_rule_of_45},
+    {"rule-of-45-groups-single", "Rule of 45 on houses: one innie or outie", 3.1, 0, 0,
+     lf_rule_of_45_groups_single},
+    {"rule-of-45-groups", "Rule of 45 on houses: innies and outies", 3.5, 0, 0, lf_rule_of_45_groups},
 };
 #define NTECHS ((int)(sizeof TECHS / sizeof TECHS[0]))
 
@@ -182,13 +198,28 @@ static const lfinder RULES_FINDERS[] = {
     lf_full_houses, lf_hidden_singles, lf_direct_intersections, lf_direct_hidden_pairs,
     lf_naked_singles, lf_direct_hidden_triples, lf_intersections, lf_naked_pairs, lf_x_wings,
     lf_hidden_pairs, lf_naked_triples, lf_swordfish, lf_hidden_triples, lf_naked_quads,
-    lf_jellyfish, lf_hidden_quads,
+    lf_jellyfish, lf_hidden_quads, lf_xy_wings, lf_xyz_wings, lf_unique_loops, lf_bug,
+    lf_aligned_pair_exclusions, lf_forcing_chains, lf_aligned_triple_exclusions,
 };
+
+/* Killer's techniques: they read a rules geometry's cages (and find nothing without them).
+ * The module exports them as KILLER_TECHNIQUES. */
+static const lfinder KILLER_FINDERS[] = {
+    lf_cage_singles, lf_rule_of_45_single, lf_cage_combinations_2, lf_cage_combinations_3,
+    lf_cage_combinations_4, lf_cage_confinement, lf_cage_overlap, lf_rule_of_45,
+    lf_rule_of_45_groups_single, lf_rule_of_45_groups,
+};
+
+static int killer_tech(int tech) {
+    for (size_t i = 0; i < sizeof KILLER_FINDERS / sizeof KILLER_FINDERS[0]; i++)
+        if (TECHS[tech].find == KILLER_FINDERS[i]) return 1;
+    return 0;
+}
 
 static int rules_ok(int tech) {
     for (size_t i = 0; i < sizeof RULES_FINDERS / sizeof RULES_FINDERS[0]; i++)
         if (TECHS[tech].find == RULES_FINDERS[i]) return 1;
-    return 0;
+    return killer_tech(tech);
 }
 
 /* ------------------------------------------------------------------ the solver loop */
@@ -719,6 +750,22 @@ PyMODINIT_FUNC PyInit__logic(void) {
         }
         bad = PyModule_AddObjectRef(m, "RULES_TECHNIQUES", rt) < 0;
         Py_DECREF(rt);
+        if (bad) goto fail;
+    }
+    {
+        int k = 0;
+        for (int t = 0; t < NTECHS; t++) k += killer_tech(t);
+        PyObject *kt = PyTuple_New(k);
+        if (!kt) goto fail;
+        k = 0;
+        for (int t = 0; t < NTECHS; t++) {
+            if (!killer_tech(t)) continue;
+            PyObject *x = PyUnicode_FromString(TECHS[t].slug);
+            if (!x) { Py_DECREF(kt); goto fail; }
+            PyTuple_SET_ITEM(kt, k++, x);
+        }
+        bad = PyModule_AddObjectRef(m, "KILLER_TECHNIQUES", kt) < 0;
+        Py_DECREF(kt);
         if (bad) goto fail;
     }
     return m;

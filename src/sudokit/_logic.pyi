@@ -10,6 +10,7 @@ STEP_KINDS: tuple[str, ...]
 TECHNIQUES: tuple[tuple[str, str, float, bool, bool, bool], ...]
 #: The slugs of the techniques that run on a rules geometry (any houses and peers).
 RULES_TECHNIQUES: tuple[str, ...]
+KILLER_TECHNIQUES: tuple[str, ...]
 
 class StepData:
     kind: Final[str]

@@ -20,6 +20,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 # The pools' modules (multiprocessing, concurrent.futures, ctypes) are imported where a pool
@@ -31,9 +32,14 @@ if TYPE_CHECKING:
     from .cluster import Connection
 
 __all__ = [
+    "CHUNKS_BIG",
+    "CHUNKS_CLUSTER",
+    "CHUNKS_QUICK",
+    "CHUNKS_SLOW",
     "cluster_session",
     "default_jobs",
     "ordered_map",
+    "plan_chunks",
     "stop_pool",
     "width_of",
     "worker_pool",
@@ -208,3 +214,58 @@ def stop_pool(pool: ProcessPoolExecutor, before: set[BaseProcess]) -> None:
         writer.close()
     if manager is not None:
         manager.join(_STOP_WAIT)
+
+
+# (smallest, largest) chunk of indexes a task. Quick 9x9 puzzles come in big chunks so the
+# process pool's fixed cost a task (sending it to a worker, the results back) is spread over
+# hundreds of puzzles: in chunks of a few dozen it would take a large share of the run.
+# Puzzles that take milliseconds or more (rated, or with a difficulty target) come a few at a
+# time and big shapes one at a time, so that they stream out as they are made.
+CHUNKS_QUICK = (16, 512)
+CHUNKS_SLOW = (1, 8)
+CHUNKS_BIG = (1, 1)
+# On a Dask cluster a task costs the scheduler about a millisecond, and the client a few on a
+# busy machine (sudokit's benchmark measures it: benchmarks/bench_cluster.py): quick puzzles
+# (a sixth of a millisecond each on one core) go in chunks of at least 512 so that this stays
+# under 5% of a task's time.
+CHUNKS_CLUSTER = (512, 2048)
+# Past this many workers, a cluster's chunks grow with its width (the largest size times
+# width // 16), so the scheduler sees about as many tasks a second from a hundred 16-core
+# machines as from one: it handles a few hundred to a few thousand (docs/cluster.md).
+CLUSTER_UNIT = 16
+
+
+def plan_chunks(
+    start: int, count: int, jobs: int, sizes: tuple[int, int], *, cluster: bool = False
+) -> tuple[int, Callable[[int], Iterator[range]]]:
+    """How ``count`` items from index ``start`` are split into tasks of ``sizes`` =
+    (smallest, largest) items: the number of processes to use (no more than there will be
+    chunks) and the chunks as a function of the number of workers that share them (``jobs``,
+    or a cluster's width)."""
+    jobs = max(1, min(jobs, -(-count // sizes[0])))
+    return jobs, partial(_cluster_chunks if cluster else _chunks, start, count, sizes=sizes)
+
+
+def _cluster_chunks(
+    start: int, count: int, width: int, *, sizes: tuple[int, int]
+) -> Iterator[range]:
+    """:func:`_chunks` for a cluster of ``width`` workers: the largest size grows with the
+    width past :data:`CLUSTER_UNIT`."""
+    smallest, largest = sizes
+    return _chunks(start, count, width, sizes=(smallest, largest * max(1, width // CLUSTER_UNIT)))
+
+
+def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Iterator[range]:
+    """Consecutive ranges covering ``start .. start+count-1``, of ``sizes`` = (smallest,
+    largest) indexes but for the last one.
+
+    They shrink as the work runs out (a quarter of each worker's share of what is left): big
+    ranges early keep the per-task cost small, small ones at the end leave no worker idle
+    while another finishes a long range.
+    """
+    smallest, largest = sizes
+    end = start + count
+    while start < end:
+        size = max(smallest, min(largest, (end - start) // (4 * jobs)))
+        yield range(start, min(start + size, end))
+        start += size

@@ -30,12 +30,15 @@ start from:
 
 from __future__ import annotations
 
+import sys
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Final, overload
 
+from . import _engine
 from ._shape import MAX_SIDE, cell_name
 from .errors import InvalidRulesError
 
@@ -124,16 +127,28 @@ def _check_cage(cage: Cage, n: int) -> None:
         )
 
 
+def _ints(values: Iterable[int]) -> bytes:
+    out = array("i", values)
+    if sys.byteorder == "big":  # pragma: no cover - the engine reads little-endian
+        out.byteswap()
+    return out.tobytes()
+
+
 class Cages(Sequence[Cage]):
     """A cage layout on a side-``n`` grid, checked when made (see the module's docstring);
     ``cover=True`` also asks every cell to be in a cage. Cages are kept in the order of their
-    first cells, so equal layouts compare equal whatever order they were given in."""
+    first cells, so equal layouts compare equal whatever order they were given in.
 
-    __slots__ = ("_cages", "_of", "n")
+    The layout is held as :attr:`blob`, the cages as the exact engine reads them, and its
+    :class:`Cage` values are made from it when first asked for: reading a cage map (in C) and
+    handing it to the engine cost little."""
+
+    __slots__ = ("_made", "blob", "n")
 
     n: int
-    _cages: tuple[Cage, ...]
-    _of: tuple[int, ...]
+    #: The cages as 32-bit little-endian ints: their count, then each one's size, sum and cells.
+    blob: bytes
+    _made: tuple[tuple[Cage, ...], tuple[int, ...]] | None
 
     def __init__(self, n: int, cages: Iterable[Cage], *, cover: bool = False) -> None:
         if not 1 <= n <= MAX_SIDE:
@@ -157,32 +172,76 @@ class Cages(Sequence[Cage]):
             raise InvalidRulesError(
                 f"cell {cell_name(of.index(-1), n)} is in no cage (every cell needs one)"
             )
-        self.n, self._cages, self._of = n, tuple(made), tuple(of)
+        self.n, self._made = n, (tuple(made), tuple(of))
+        self.blob = _ints(
+            [len(made), *(x for cage in made for x in (len(cage.cells), cage.total, *cage.cells))]
+        )
+
+    @classmethod
+    def from_blob(cls, n: int, blob: bytes) -> Cages:
+        """The layout of :attr:`blob` ``blob`` on a side-``n`` grid, checked as when made."""
+        ints = _unpack(blob)
+        cages, at = [], 1
+        for _ in range(ints[0] if ints else 0):
+            k = ints[at]
+            cages.append(Cage(tuple(ints[at + 2 : at + 2 + k]), ints[at + 1]))
+            at += 2 + k
+        return cls(n, cages)
+
+    @property
+    def _cages(self) -> tuple[Cage, ...]:
+        return self._unpacked()[0]
+
+    @property
+    def _of(self) -> tuple[int, ...]:
+        return self._unpacked()[1]
+
+    def _unpacked(self) -> tuple[tuple[Cage, ...], tuple[int, ...]]:
+        if self._made is None:
+            n, ints = self.n, _unpack(self.blob)
+            of = [-1] * (n * n)
+            cages, at = [], 1
+            for i in range(ints[0]):
+                k = ints[at]
+                cells = tuple(ints[at + 2 : at + 2 + k])
+                cages.append(Cage(cells, ints[at + 1]))
+                for cell in cells:
+                    of[cell] = i
+                at += 2 + k
+            self._made = (tuple(cages), tuple(of))
+        return self._made
 
     @classmethod
     def parse(cls, text: str, *, cover: bool = False) -> Cages:
         """Read the text form: a cage map (whitespace ignored), ``/``, the sums (comma- or
         space-separated) in the order the cages are first met."""
-        layout, slash, sums_text = text.partition("/")
-        if not slash:
+        got = _engine.cage_map(text)  # the cages: connected groups of equal labels
+        if len(got) == 4:
+            _, problem, a, b = got
+            where = f"cages {_shorten(text)!r}"
+            if problem == 1:
+                raise InvalidRulesError(
+                    f"{where}: {a} labels is not a square grid of side 1..{MAX_SIDE} (give one "
+                    "label per cell, row by row)"
+                )
+            if problem == 2:
+                raise InvalidRulesError(f"{where}: no '/' between the cage map and the sums")
+            if problem == 3:
+                sums = text.partition("/")[2].strip()
+                raise InvalidRulesError(f"{where}: the sums {sums!r} are not whole numbers")
+            raise InvalidRulesError(f"{where}: {a} cages in the map but {b} sums")
+        n, blob, bad = got
+        assert isinstance(blob, bytes)
+        layout = object.__new__(cls)
+        layout.n, layout.blob, layout._made = n, blob, None
+        if bad >= 0:  # a cage too big, or a sum its cells cannot make: say which
+            _check_cage(layout[bad], n)
+        if cover and len(_unpack(blob)) != 1 + 2 * len(layout) + n * n:
+            of = layout._of
             raise InvalidRulesError(
-                f"cages {_shorten(text)!r}: no '/' between the cage map and the sums"
+                f"cell {cell_name(of.index(-1), n)} is in no cage (every cell needs one)"
             )
-        labels = [ch for ch in layout if not ch.isspace()]
-        size = len(labels)
-        n = _side(size, text)
-        groups = _components(labels, n)
-        try:
-            sums = [int(s) for s in sums_text.replace(",", " ").split()]
-        except ValueError:
-            raise InvalidRulesError(
-                f"cages {_shorten(text)!r}: the sums {sums_text.strip()!r} are not whole numbers"
-            ) from None
-        if len(sums) != len(groups):
-            raise InvalidRulesError(
-                f"cages {_shorten(text)!r}: {len(groups)} cages in the map but {len(sums)} sums"
-            )
-        return cls(n, (Cage(cells, s) for cells, s in zip(groups, sums, strict=True)), cover=cover)
+        return layout
 
     def __str__(self) -> str:
         n = self.n
@@ -208,7 +267,7 @@ class Cages(Sequence[Cage]):
         return f"Cages.parse({str(self)!r})"
 
     def __len__(self) -> int:
-        return len(self._cages)
+        return int.from_bytes(self.blob[:4], "little")
 
     @overload
     def __getitem__(self, i: int) -> Cage: ...
@@ -220,10 +279,10 @@ class Cages(Sequence[Cage]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Cages):
             return NotImplemented
-        return self.n == other.n and self._cages == other._cages
+        return self.n == other.n and self.blob == other.blob
 
     def __hash__(self) -> int:
-        return hash((self.n, self._cages))
+        return hash((self.n, self.blob))
 
     def cage_of(self, cell: int) -> Cage | None:
         """The cage ``cell`` is in, or None."""
@@ -240,6 +299,8 @@ class Cages(Sequence[Cage]):
     def given_conflicts(self, cells: Sequence[int]) -> list[str]:
         """Every cage the given digits cannot stand in, one sentence each naming the cage: a
         digit twice, or no digit set of its sum holds them."""
+        if not any(cells):
+            return []
         n = self.n
         out = []
         for cage in self._cages:
@@ -272,33 +333,9 @@ def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _side(size: int, text: str) -> int:
-    n = 1
-    while n * n < size:
-        n += 1
-    if size == 0 or n * n != size or n > MAX_SIDE:
-        raise InvalidRulesError(
-            f"cages {_shorten(text)!r}: {size} labels is not a square grid of side "
-            f"1..{MAX_SIDE} (give one label per cell, row by row)"
-        )
-    return n
-
-
-def _components(labels: Sequence[str], n: int) -> list[tuple[int, ...]]:
-    """The cages of a cage map: connected groups of equal labels (not ``.``), in the order
-    their first cells are met."""
-    seen = [False] * len(labels)
-    groups = []
-    for start, label in enumerate(labels):
-        if seen[start] or label == NO_CAGE:
-            continue
-        seen[start] = True
-        group, todo = [start], [start]
-        while todo:
-            for other in _touching(todo.pop(), n):
-                if not seen[other] and labels[other] == label:
-                    seen[other] = True
-                    group.append(other)
-                    todo.append(other)
-        groups.append(tuple(sorted(group)))
-    return groups
+def _unpack(blob: bytes) -> array[int]:
+    out = array("i")
+    out.frombytes(blob)
+    if sys.byteorder == "big":  # pragma: no cover - the engine writes little-endian
+        out.byteswap()
+    return out

@@ -21,6 +21,11 @@ Terms:
   the digits kept or reversed only, for a jigsaw the eight maps of the square moving layout
   and clues together; the least image is defined as for classic (a jigsaw's relabelled
   layout breaks ties). Its id names the rules (``9x9-x-...``); classic ids are unchanged.
+- A **killer** grid's cages move with its cells, under the geometric maps that keep its other
+  rules and leave every cage connected (the eight maps of the square always do; bands, stacks
+  and lines move too when no cage crosses them); the digits are never relabelled, since the
+  sums would change. The least image compares the clues, then the cage layout (each cell's
+  cage numbered in order of first appearance), then the sums. Ids read ``9x9-killer-...``.
 - The **automorphisms** of a grid are the group elements that map it onto itself (there is
   always one, the identity; the empty 9x9 grid has ``2 * 6**8 * 9!``).
 
@@ -50,15 +55,15 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
-from typing import Any
 
 from . import _canon
+from ._canon_maps import Group, cage_group, keeps_cages, moved_cages, rules_group
 from ._grid import Grid, batch_shape, conflict_reason, grids_of
 from ._shape import Shape
+from .cages import Cage, Cages
 from .errors import InvalidPuzzleError
-from .rules import Geometry, Rules, geometry, refuse_cages
+from .rules import Rules
 
 __all__ = [
     "Canonical",
@@ -285,137 +290,8 @@ def _refused(grid: Grid, error: ValueError) -> Exception:
 # docs/canon.md), crossed with each other and with transposition.
 
 
-def _line_label(rule: str, i: int, j: int, n: int, block: int) -> object:
-    """What a geometric map must keep about lines ``i`` and ``j`` of an axis of ``n`` lines in
-    blocks of ``block`` (a necessary condition of keeping ``rule``)."""
-    if rule == "x":
-        return i + j == n - 1  # mirror pairs go to mirror pairs
-    if rule == "windoku":
-        b = math.isqrt(n)
-
-        def group(k: int) -> int:
-            return -1 if k % (b + 1) == 0 else k // (b + 1)
-
-        return group(i) == group(j)
-    if rule == "dg":
-        return i % block == j % block
-    if rule == "antiknight":
-        return abs(i - j) in (1, 2)
-    return abs(i - j) == 1  # antiking, nc, jigsaw's layout: neighbours stay neighbours
-
-
-def _line_orders(n: int, block: int, rules: tuple[str, ...]) -> list[tuple[int, ...]]:
-    """Every order of ``n`` lines in blocks of ``block`` (whole blocks moved, lines only inside
-    theirs) that keeps the relation each of ``rules`` puts on lines."""
-    labels = [
-        [
-            (i // block == j // block, *(_line_label(r, i, j, n, block) for r in rules))
-            for j in range(n)
-        ]
-        for i in range(n)
-    ]
-    out: list[tuple[int, ...]] = []
-    order: list[int] = []
-    used = [False] * n
-
-    def place(k: int) -> None:
-        if k == n:
-            out.append(tuple(order))
-            return
-        for src in range(n):
-            if used[src] or labels[src][src] != labels[k][k]:
-                continue
-            if any(labels[order[j]][src] != labels[j][k] for j in range(k)):
-                continue
-            used[src] = True
-            order.append(src)
-            place(k + 1)
-            order.pop()
-            used[src] = False
-
-    place(0)
-    return out
-
-
-def _sources_of(
-    n: int, transpose: bool, rows: tuple[int, ...], cols: tuple[int, ...]
-) -> tuple[int, ...]:
-    if transpose:
-        return tuple(c * n + r for r in rows for c in cols)
-    return tuple(r * n + c for r in rows for c in cols)
-
-
-def _structure(geo: Geometry) -> tuple[frozenset[frozenset[int]], ...]:
-    """What a map must keep of ``geo``: its houses (a jigsaw's regions aside: they move with
-    the clues), its neighbour pairs, its related pairs."""
-    n = geo.n
-    jigsaw = geo.rules.regions is not None
-    houses = frozenset(
-        frozenset(h) for k, h in enumerate(geo.houses) if not (jigsaw and 2 * n <= k < 3 * n)
-    )
-    neighbours = frozenset(frozenset((c, p)) for c in range(geo.size) for p in geo.neighbours[c])
-    related = frozenset(frozenset((c, p)) for c in range(geo.size) for p in geo.related[c])
-    return houses, neighbours, related
-
-
-def _keeps(structure: tuple[frozenset[frozenset[int]], ...], sources: tuple[int, ...]) -> bool:
-    """Whether the map taking cell ``sources[k]`` to cell ``k`` keeps ``structure``."""
-    dest = [0] * len(sources)
-    for k, s in enumerate(sources):
-        dest[s] = k
-    return all(frozenset(dest[c] for c in part) in kind for kind in structure for part in kind)
-
-
-@dataclass(frozen=True, slots=True)
-class _Group:
-    """The geometric part of the group that keeps one rule set on one shape, and its digit
-    maps: every relabelling (``relabel``) or, under ``nc``, only identity and reversal."""
-
-    elements: tuple[tuple[bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
-    members: frozenset[tuple[bool, tuple[int, ...], tuple[int, ...]]]
-    relabel: bool
-    #: For each element, what takes a grid's cells to the image's (made once).
-    getters: tuple[itemgetter[Any], ...] = ()
-
-
 def _group_key(rules: Rules) -> tuple[tuple[str, ...], bool]:
-    refuse_cages(rules, "canonical forms")  # their sums forbid relabelling; not derived yet
     return rules.extras, rules.regions is not None
-
-
-@lru_cache(maxsize=128)
-def _group(shape: Shape, extras: tuple[str, ...], jigsaw: bool) -> _Group:
-    """The stabiliser of ``extras`` (and, for a jigsaw, of nothing more: its layout moves with
-    the clues, so only the eight maps of the square are used) in the Sudoku group of ``shape``."""
-    n = shape.n
-    square = shape.box_rows == shape.box_cols
-    line_rules = (*extras, "jigsaw") if jigsaw else extras
-    rows = _line_orders(n, shape.box_rows, line_rules)
-    cols = _line_orders(n, shape.box_cols, line_rules)
-    mirror = tuple(range(n - 1, -1, -1))
-    if jigsaw:  # the eight maps of the square (those of them that keep the bands)
-        ident = tuple(range(n))
-        rows = [o for o in rows if o in (ident, mirror)]
-        cols = [o for o in cols if o in (ident, mirror)]
-    # any layout will do for a jigsaw's check: its regions are left out of it
-    layout = tuple(c // n for c in range(n * n)) if jigsaw else None
-    rules = Rules.of(extras, regions=layout)
-    structure = _structure(geometry(shape, rules))
-    col_set = set(cols)
-    elements = []
-    for transpose in (False, True) if square else (False,):
-        for ro in rows:
-            if "x" in extras:  # columns follow rows, mirrored or not (docs/canon.md)
-                partners = [co for co in (ro, tuple(mirror[i] for i in ro)) if co in col_set]
-            else:
-                partners = cols
-            for co in partners:
-                src = _sources_of(n, transpose, ro, co)
-                if _keeps(structure, src):
-                    elements.append((transpose, ro, co, src))
-    members = frozenset((t, r, c) for t, r, c, _ in elements)
-    getters = tuple(itemgetter(*src) for _t, _r, _c, src in elements)
-    return _Group(tuple(elements), members, "nc" not in extras, getters)
 
 
 def _first_labels(image: bytes, n: int) -> bytes:
@@ -432,15 +308,29 @@ def _first_labels(image: bytes, n: int) -> bytes:
 _LABELS = bytes(range(256))
 
 
+def _rules_group(shape: Shape, rules: Rules) -> Group:
+    if rules.cages is not None:
+        return cage_group(shape, rules)
+    return rules_group(shape, *_group_key(rules))
+
+
 def _rules_canonical(grid: Grid) -> Canonical:
-    """:func:`canonical` of a grid with rules: the least image over the rules' group."""
+    """:func:`canonical` of a grid with rules: the least image over the rules' group (for a
+    killer, the clues first, then the cage layout: each cell's cage numbered in order of
+    first appearance, then the sums in that order)."""
     shape, rules, cells = grid.shape, grid.rules, grid.cells
     n = shape.n
-    group = _group(shape, *_group_key(rules))
+    group = _rules_group(shape, rules)
     reverse = bytes([0, *range(n, 0, -1)]) + bytes(range(n + 1, 256))
     identity = bytes(range(256))
     regions = None if rules.regions is None else bytes(k + 1 for k in rules.regions)
-    best: tuple[bytes, bytes] | None = None
+    cage_of: tuple[int, ...] = ()
+    if rules.cages is not None:
+        cage_of = tuple(
+            -1 if cage is None else cage.cells[0]
+            for cage in map(rules.cages.cage_of, range(shape.size))
+        )
+    best: tuple[bytes, bytes, tuple[int, ...], tuple[int, ...]] | None = None
     hits = 0
     chosen: tuple[bool, tuple[int, ...], tuple[int, ...], bytes] | None = None
     unused = n - len(set(cells) - {0})
@@ -450,9 +340,18 @@ def _rules_canonical(grid: Grid) -> Canonical:
         if regions is not None:
             moved = bytes(get(regions))
             layout = moved.translate(_first_labels(moved, n))
-        tables = (_first_labels(image, n),) if group.relabel else (identity, reverse)
+        caged: tuple[int, ...] = ()
+        sums: tuple[int, ...] = ()
+        if cage_of:
+            caged, sums = _cage_key(get(cage_of), grid)
+        if rules.cages is not None:
+            tables: tuple[bytes, ...] = (identity,)
+        elif group.relabel:
+            tables = (_first_labels(image, n),)
+        else:
+            tables = (identity, reverse)
         for table in tables:
-            key = (image.translate(table), layout)
+            key = (image.translate(table), layout, caged, sums)
             if best is None or key < best:
                 best, hits, chosen = key, 1, (transpose, ro, co, table)
             elif key == best:
@@ -462,16 +361,47 @@ def _rules_canonical(grid: Grid) -> Canonical:
     if group.relabel:
         hits *= math.factorial(unused)
     canonical_rules = rules
-    if regions is not None:
-        canonical_rules = Rules.of(rules.extras, regions=[k - 1 for k in best[1]])
+    if regions is not None or rules.cages is not None:
+        canonical_rules = Rules.of(
+            rules.extras,
+            regions=None if regions is None else [k - 1 for k in best[1]],
+            cages=None if rules.cages is None else _cages_of_key(n, best[2], best[3]),
+        )
     transform = Transform._trusted(shape, transpose, ro, co, tuple(table[: n + 1]))
     return Canonical(Grid.unchecked(shape, best[0], rules=canonical_rules), transform, hits)
 
 
+def _cage_key(first_cells: tuple[int, ...], grid: Grid) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A cage layout as the canonical search compares it: each cell's cage numbered from 1 in
+    order of first appearance (0: none), and the sums in that order; ``first_cells`` is
+    each image cell's source cage, by the cage's first source cell (-1: none)."""
+    cages = grid.rules.cages
+    assert cages is not None
+    number: dict[int, int] = {-1: 0}
+    sums: list[int] = []
+    for first in first_cells:
+        if first not in number:
+            number[first] = len(number)
+            cage = cages.cage_of(first)
+            assert cage is not None
+            sums.append(cage.total)
+    return tuple(number[f] for f in first_cells), tuple(sums)
+
+
+def _cages_of_key(n: int, caged: tuple[int, ...], sums: tuple[int, ...]) -> Cages:
+    cells: list[list[int]] = [[] for _ in sums]
+    for cell, k in enumerate(caged):
+        if k:
+            cells[k - 1].append(cell)
+    return Cages(n, (Cage(tuple(c), total) for c, total in zip(cells, sums, strict=True)))
+
+
 def _moved_rules(t: Transform, rules: Rules, sources: list[int]) -> Rules:
-    """The rules of a grid with ``rules`` after ``t``: a jigsaw's layout moves with the clues;
-    ValueError when ``t`` is not in the group that keeps the rules."""
-    group = _group(t.shape, *_group_key(rules))
+    """The rules of a grid with ``rules`` after ``t``: a jigsaw's layout and killer cages move
+    with the clues; ValueError when ``t`` is not in the group that keeps the rules."""
+    if rules.cages is not None:
+        return _moved_killer(t, rules, sources)
+    group = rules_group(t.shape, *_group_key(rules))
     if (t.transpose, t.rows, t.cols) not in group.members:
         raise ValueError(
             f"the transform does not keep the rules {_rules_text(rules)!r}: it is not in "
@@ -487,9 +417,36 @@ def _moved_rules(t: Transform, rules: Rules, sources: list[int]) -> Rules:
     return Rules.of(rules.extras, regions=[rules.regions[s] for s in sources])
 
 
+def _moved_killer(t: Transform, rules: Rules, sources: list[int]) -> Rules:
+    """:func:`_moved_rules` of killer rules: any geometric map that keeps the other rules and
+    leaves every cage connected; the digits stay (a relabelling would change the sums)."""
+    cages = rules.cages
+    assert cages is not None
+    n = t.shape.n
+    if t.digits != tuple(range(n + 1)):
+        raise ValueError("a transform of a killer grid keeps the digits (the sums would change)")
+    extras, jigsaw = _group_key(rules)
+    if (extras or jigsaw) and (t.transpose, t.rows, t.cols) not in rules_group(
+        t.shape, extras, jigsaw
+    ).members:
+        raise ValueError(
+            f"the transform does not keep the rules {_rules_text(rules)!r}: it is not in "
+            "their group (see docs/canon.md)"
+        )
+    if not keeps_cages(cages, tuple(sources)):
+        raise ValueError("the transform breaks a killer cage: its cells would not be connected")
+    regions = None if rules.regions is None else [rules.regions[s] for s in sources]
+    return Rules.of(rules.extras, regions=regions, cages=moved_cages(cages, sources))
+
+
 def _rules_text(rules: Rules) -> str:
-    """The rules as an id shows them: names joined by '.', a jigsaw without its map."""
-    return ".".join((["jigsaw"] if rules.regions is not None else []) + list(rules.extras))
+    """The rules as an id shows them: names joined by '.', a jigsaw's map and killer cages
+    left out."""
+    return ".".join(
+        (["jigsaw"] if rules.regions is not None else [])
+        + (["killer"] if rules.cages is not None else [])
+        + list(rules.extras)
+    )
 
 
 def canonical(grid: Grid | str) -> Canonical:
@@ -732,8 +689,10 @@ def _rules_isomorph(grid: Grid, rng: random.Random, symmetry: str) -> tuple[Tran
     geometry always does), digits relabelled at random (under nc: reversed or not)."""
     shape = grid.shape
     n = shape.n
-    group = _group(shape, *_group_key(grid.rules))
-    if group.relabel:
+    group = _rules_group(shape, grid.rules)
+    if grid.rules.cages is not None:
+        digits: tuple[int, ...] = tuple(range(n + 1))
+    elif group.relabel:
         labels = list(range(1, n + 1))
         rng.shuffle(labels)
         digits = (0, *labels)

@@ -29,16 +29,20 @@ from typing import Any, Unpack
 from . import _engine, generator
 from ._grid import Grid
 from ._shape import Shape
+from .errors import InvalidRulesError
 from .generator import Generated, PuzzleStream
+from .killer import EXTREME_CAGE_SIZES, is_killer
 from .logic import Technique, select, solve_path
 from .logic.hodoku import HODOKU_LEVELS
 from .rating import (
     ER_SCALE,
     UNSOLVED_RATING,
+    KillerLevel,
     Level,
     Rating,
     er_range,
     hodoku,
+    killer_level,
     parse_er_range,
     rate,
 )
@@ -118,6 +122,7 @@ class Difficulty:
     allow: tuple[Technique, ...] | None
     logic: int
     hodoku_level: str | None = None
+    killer_level: KillerLevel | None = None
 
     def check(self, puzzle: Grid, deadline: float | None = None) -> tuple[bool, Rating, float]:
         """Whether ``puzzle`` meets the target, its rating (capped at ``hi`` when that is all
@@ -126,8 +131,11 @@ class Difficulty:
         Raises TimeoutError when the rating is still going at ``deadline`` (a
         ``time.monotonic()`` value): a hard puzzle's rating can take seconds.
         """
-        capped = self.hi < 20.0 and not self.require
+        capped = self.hi < 20.0 and not self.require and self.killer_level is None
         rating = rate(puzzle, max_rating=self.hi if capped else None, deadline=deadline)
+        if self.killer_level is not None and rating.killer != self.killer_level:
+            assert rating.killer is not None  # (a killer's rating has its killer level)
+            return False, rating, 0.1 * abs(rating.killer - self.killer_level)
         er = rating.er
         distance = max(self.lo - er, er - self.hi, 0.0)
         if rating.capped or not rating.solved or distance > 0:
@@ -152,12 +160,29 @@ class Difficulty:
 
     def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
         """The generator's acceptance test: 0.0 and ``found`` rated when it meets the target,
-        else how far it is (and it rated as far as that took)."""
-        ok, rating, gap = self.check(found.puzzle, deadline)
+        else how far it is (and it rated as far as that took). A killer the rating cannot
+        finish (a technique it needs does not run under cages yet) is extreme when none of the
+        killer levels' techniques solves it: it meets a target of the extreme killer level
+        alone (and comes unrated, :class:`Generated`); any other target passes it over."""
+        try:
+            ok, rating, gap = self.check(found.puzzle, deadline)
+        except InvalidRulesError:
+            if found.puzzle.rules.cages is None:
+                raise
+            if self._beyond_the_rating_is_extreme() and (
+                killer_level(found.puzzle) is KillerLevel.EXTREME
+            ):
+                return 0.0, found  # extreme, with no ER (the rating cannot finish it)
+            return 1.0, found
         return (0.0 if ok else gap), rated(found, rating)
 
     def summary(self, found: Generated) -> str:
         return _summary(found)
+
+    def _beyond_the_rating_is_extreme(self) -> bool:
+        """Whether the target is the extreme killer level and nothing a rating would tell."""
+        plain = (self.lo, self.hi) == ER_SCALE and not self.require and self.allow is None
+        return self.killer_level is KillerLevel.EXTREME and plain and self.hodoku_level is None
 
     def _engine_proves_allow(self) -> bool:
         """The engine's singles constraint uses only allowed techniques, so what it digs is
@@ -180,6 +205,8 @@ class Difficulty:
             parts.append("a solution with " + ", ".join(t.slug for t in self.allow) + " alone")
         if self.hodoku_level is not None:
             parts.append(f"HoDoKu level {self.hodoku_level}")
+        if self.killer_level is not None:
+            parts.append(f"killer level {self.killer_level}")
         return " and ".join(parts) or "any difficulty"
 
 
@@ -188,6 +215,7 @@ _TEXT_NONE = "-"
 REQUEST_FIELDS = (
     "shape",
     "rules",
+    "cage_sizes",
     "symmetry",
     "clues",
     "max_clues",
@@ -207,7 +235,8 @@ class Request(generator.Dig):
     to :func:`generate`, :func:`generate_many`, ``Bank.fill``, the cluster's tasks, the
     service and ``--resume`` alike.
 
-    - ``shape``, ``rules``, ``symmetry``, ``clues``, ``max_clues``, ``minimal``: the dig (see
+    - ``shape``, ``rules``, ``cage_sizes``, ``symmetry``, ``clues``, ``max_clues``,
+      ``minimal``: the dig (see
       :class:`sudokit.generator.Dig`); ``minimal`` left out becomes True (dig until no
       clue, with a symmetry no orbit of clues, can go) unless a clue target is given;
       ``rules`` (a :class:`~sudokit.rules.Rules` or its text; ``jigsaw`` without a map: a
@@ -232,7 +261,7 @@ require=x-wing allow=- hodoku_level=- rate=yes'
     'shape=3x3 rules=x+windoku symmetry=none clues=- ma'
     """
 
-    level: Level | None = None
+    level: Level | KillerLevel | None = None
     er: tuple[float, float] | None = None
     require: tuple[str, ...] = ()
     allow: tuple[str, ...] | None = None
@@ -243,10 +272,10 @@ require=x-wing allow=- hodoku_level=- rate=yes'
     def __post_init__(self) -> None:
         generator.Dig.__post_init__(self)  # (no zero-argument super() in a slotted dataclass)
         put = object.__setattr__
-        if isinstance(self.level, str):
-            put(self, "level", Level.parse(self.level))
-        elif self.level is not None and not isinstance(self.level, Level):
-            raise TypeError(f"level must be a Level or its name, got {self.level!r}")
+        put(self, "level", _level_of(self.level, is_killer(self.rules)))
+        if self.level is KillerLevel.EXTREME and self.cage_sizes is None:
+            lo, hi = EXTREME_CAGE_SIZES  # (stated in the request: its text says what was made)
+            put(self, "cage_sizes", (lo, min(hi, self.shape.n)))
         put(self, "er", _er_of(self.er))
         put(self, "require", _names_of("require", self.require) or ())
         put(self, "allow", _names_of("allow", self.allow))
@@ -260,6 +289,12 @@ require=x-wing allow=- hodoku_level=- rate=yes'
             hodoku_level=self.hodoku_level,
         )
         if wanted is not None:
+            if is_killer(self.rules):
+                if wanted.hodoku_level is not None:
+                    raise ValueError(
+                        "HoDoKu grades classic puzzles only: no hodoku_level for killer"
+                    )
+                wanted = replace(wanted, logic=LOGIC_NONE)  # no digging: none of its shortcuts
             refuse_unreachable(wanted, self.shape)
         accept = RateAll() if wanted is None and self.rate else wanted
         put(self, "rate", self.rate or accept is not None)
@@ -298,6 +333,7 @@ require=x-wing allow=- hodoku_level=- rate=yes'
             name: self._text_of(name)
             for name in REQUEST_FIELDS
             if name != "rules" or self.rules != _CLASSIC  # classic: as before rules existed
+            if name != "cage_sizes" or self.cage_sizes is not None  # (killer requests only)
         }
 
     def _text_of(self, name: str) -> str:
@@ -310,6 +346,8 @@ require=x-wing allow=- hodoku_level=- rate=yes'
             return "yes" if value else "no"
         if name == "er":
             return f"{value[0]:g}-{value[1]:g}"
+        if name == "cage_sizes":
+            return f"{value[0]}-{value[1]}"
         if isinstance(value, tuple):
             return ",".join(value) or _TEXT_NONE
         if name == "rules":
@@ -338,6 +376,8 @@ require=x-wing allow=- hodoku_level=- rate=yes'
         parts = [f"shape={self.shape}", f"symmetry={self.symmetry}"]
         if self.rules != _CLASSIC:
             parts.insert(1, f"rules={self.rules}")
+        if self.cage_sizes is not None:
+            parts.insert(2, f"cage_sizes={self._text_of('cage_sizes')}")
         if self.level is not None:
             parts.append(f"level={self.level}")
         if self.er is not None:
@@ -357,6 +397,26 @@ def _request_of(items: tuple[tuple[str, Any], ...]) -> Request:
     """The request of these fields, made and checked once for each set of them: a library
     user's ``generate(shape=..., seed=i)`` in a loop asks for the same value every time."""
     return Request(**dict(items))
+
+
+def _level_of(value: object, killer: bool) -> Level | KillerLevel | None:
+    """A request's level: SE's (:class:`~sudokit.rating.Level`), or for killer rules the
+    killer levels (:class:`~sudokit.rating.KillerLevel`), from a level or its name."""
+    if value is None:
+        return None
+    kind: type[Level] | type[KillerLevel] = KillerLevel if killer else Level
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, Level | KillerLevel):
+        if value.name in kind.__members__:  # easy, medium and hard are on both scales
+            return kind[value.name]
+        what = "killer's levels" if killer else "SE's levels (killer's are for killer rules)"
+        raise ValueError(
+            f"level {str(value)!r} is not one of {what}: {', '.join(str(lv) for lv in kind)}"
+        )
+    if isinstance(value, str):
+        return kind.parse(value)
+    raise TypeError(f"level must be a Level or its name, got {value!r}")
 
 
 def _er_of(value: object) -> tuple[float, float] | None:
@@ -471,7 +531,7 @@ def refuse_unreachable(target: Difficulty, shape: Shape) -> None:
 
 def difficulty(
     *,
-    level: Level | str | None = None,
+    level: Level | KillerLevel | str | None = None,
     rating: tuple[float, float] | None = None,
     require: Iterable[str] | None = None,
     allow: Iterable[str] | None = None,
@@ -491,16 +551,17 @@ def difficulty(
                 f"unknown HoDoKu level {hodoku_level!r}; choose from {', '.join(HODOKU_LEVELS)}"
             )
     lo, hi = ER_SCALE
-    if level is not None:
-        lv = level if isinstance(level, Level) else Level.parse(level)
+    killer = level if isinstance(level, KillerLevel) else None
+    lv = None if level is None or killer is not None else Level.parse(str(level))
+    if lv is not None:
         lo, hi = lv.range
     if rating is not None:
         rlo, rhi = er_range(*rating)
         lo, hi = max(lo, rlo), min(hi, rhi)
-        if lo > hi and level is not None:  # within the scale, so only a level can empty it
+        if lo > hi and lv is not None:  # within the scale, so only SE's level can empty it
             name = str(level).lower()
             raise ValueError(
-                f"ER range {rlo:g}-{rhi:g} is outside level {name} (ER {lo_hi_text(level)})"
+                f"ER range {rlo:g}-{rhi:g} is outside level {name} (ER {lo_hi_text(lv)})"
             )
     req = tuple((name, step_names(name)) for name in (require or ()))
     allowed = select(list(allow)) if allow is not None else None
@@ -541,7 +602,7 @@ def difficulty(
         logic = by_rating if logic == LOGIC_NONE else min(logic, by_rating)
     if hod is not None:
         logic = LOGIC_NONE  # HoDoKu's singles scores differ from SE's: no dig shortcut
-    return Difficulty(lo, hi, req, allowed, logic, hod)
+    return Difficulty(lo, hi, req, allowed, logic, hod, killer)
 
 
 class RequestFields(generator.DigFields, total=False):
@@ -549,7 +610,7 @@ class RequestFields(generator.DigFields, total=False):
     request takes these too, and they change its fields); ``rating`` is the old name of
     ``er`` and ``with_rating`` of ``rate``."""
 
-    level: Level | str | None
+    level: Level | KillerLevel | str | None
     er: tuple[float, float] | str | None
     rating: tuple[float, float] | None
     require: Iterable[str] | None

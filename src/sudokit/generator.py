@@ -40,13 +40,21 @@ from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
 from . import _engine
 from ._grid import Grid, rules_blob
-from ._parallel import ordered_map
+from ._parallel import (
+    CHUNKS_BIG,
+    CHUNKS_CLUSTER,
+    CHUNKS_QUICK,
+    CHUNKS_SLOW,
+    ordered_map,
+    plan_chunks,
+)
 from ._shape import Shape
 from .errors import GenerationError, InvalidRulesError
+from .killer import cage_sizes_of, check_killer, is_killer, killer_extras, make_killer
 from .layouts import (
     SYMMETRIES,
-    box_regions,
     layout_extras,
+    layout_symmetries,
     orbit_ids,
     orbits,
     random_layout,
@@ -95,6 +103,12 @@ _SEED_MASK = (1 << 64) - 1
 #: path's propagation is weaker than the 9x9 one's, and a few proofs near minimality (anti-
 #: knight, nc) would take seconds; past it the clue is kept, as on big grids.
 _RULES_BUDGET = 20_000
+
+
+#: Nodes a cell the search for a complete grid of a random jigsaw layout may take before the
+#: layout is dropped for the next one: a layout that has grids gives one within a few hundred
+#: nodes, and one without (about 2 in 100) may take seconds to prove so.
+_LAYOUT_GRID_NODES = 16
 
 
 def _budget(shape: Shape, rules: Rules | None = None) -> int:
@@ -198,6 +212,9 @@ class Dig:
       such as ``"x+windoku"``; classic by default). ``"jigsaw"`` without a region map (alone
       or with extras, ``"jigsaw+x"``) asks for a fresh random layout for each puzzle, with
       the request's symmetry (see :func:`random_regions`); it is then kept as that text.
+      ``"killer"`` (``"killer+x"``) asks for killer puzzles, a random cage layout each, of
+      ``cage_sizes=(lo, hi)`` cells (default 1-5); ``clues=N``: N givens (default none);
+      ``minimal`` (not the default): minimal in cages (see :mod:`sudokit.killer`).
 
     Raises ValueError for what no puzzle can meet (a clue count below the known minimum,
     one the symmetry's orbits cannot add up to, rules that do not fit the shape, a symmetry
@@ -212,11 +229,13 @@ class Dig:
     max_clues: int | None = None
     minimal: bool = None  # type: ignore[assignment]  # None: resolved when made
     rules: Rules | str = CLASSIC
+    cage_sizes: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         put = object.__setattr__
         put(self, "shape", Shape.of(self.shape))
         put(self, "rules", request_rules(self.rules))
+        put(self, "cage_sizes", cage_sizes_of(self.cage_sizes, self.shape, self.rules))
         if not isinstance(self.symmetry, str):
             raise TypeError(f"symmetry must be a name, got {self.symmetry!r}")
         put(self, "symmetry", self.symmetry.strip().lower())
@@ -225,7 +244,8 @@ class Dig:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
                 raise TypeError(f"{name} must be a whole number or None, got {value!r}")
         if self.minimal is None:
-            put(self, "minimal", self.clues is None and self.max_clues is None)
+            killer = is_killer(self.rules)  # (a killer's minimal: in cages, when asked)
+            put(self, "minimal", self.clues is None and self.max_clues is None and not killer)
         elif not isinstance(self.minimal, bool):
             raise TypeError(f"minimal must be True, False or None, got {self.minimal!r}")
         if self.symmetry != "random" and self.symmetry not in SYMMETRIES:
@@ -237,6 +257,9 @@ class Dig:
             raise ValueError("give clues= or max_clues=, not both")
         shape = self.shape
         lowest = _KNOWN_MIN_CLUES.get((shape.box_rows, shape.box_cols), shape.n - 1)
+        if is_killer(self.rules):  # the cages tell the rest: any number of givens
+            check_killer(shape, str(self.rules), self.max_clues)
+            lowest = 0
         for name in ("clues", "max_clues"):
             value = getattr(self, name)
             if value is None:
@@ -273,21 +296,17 @@ class Dig:
     def symmetries(self) -> tuple[str, ...]:
         """The symmetries the request's rules keep (see :func:`symmetries_kept`); for random
         jigsaw layouts, those the shape's boxes and the extras keep."""
+        if is_killer(self.rules):  # the cages are grown with the symmetry: the extras decide
+            return symmetries_kept(self.shape, killer_extras(str(self.rules)))
         if isinstance(self.rules, str):
-            extras = layout_extras(self.rules)
-            try:
-                boxes = Rules.of(extras.extras, regions=box_regions(self.shape))
-                return symmetries_kept(self.shape, boxes)
-            except InvalidRulesError as e:  # say it of the request's rules, not of the boxes
-                reason = str(e).rpartition(": ")[2]
-                raise InvalidRulesError(
-                    f"rules {self.rules!r} on shape {self.shape}: {reason}"
-                ) from None
+            return layout_symmetries(self.shape, self.rules)
         return symmetries_kept(self.shape, self.rules)
 
     def rules_of(self, seed: int, index: int, attempt: int) -> Rules:
         """The rules of puzzle ``index``'s attempt ``attempt``: the request's, or with a
         random layout, the one drawn for it (with the puzzle's symmetry)."""
+        if is_killer(self.rules):
+            return _killer(self, seed, index, attempt, time.monotonic() + 60.0)[0]
         if isinstance(self.rules, str):
             sym = _choose_symmetry(self.symmetry, seed, index, self.symmetries)
             regions = random_layout(self.shape, sym, derive_seed(seed, index, attempt, -2))
@@ -324,6 +343,7 @@ class DigFields(TypedDict, total=False):
     max_clues: int | None
     minimal: bool | None
     rules: Rules | str | None
+    cage_sizes: tuple[int, int] | str | None
 
 
 def as_dig(dig: Dig | None, **fields: Any) -> Dig:
@@ -427,6 +447,28 @@ def generate(
     closest: Generated | None = None
     best = (float("inf"), float("inf"))
     attempt = 0
+    while is_killer(dig.rules):  # a fresh cage layout each time, judged as it comes
+        caged, puzzle, solution, proven, tries = _killer(dig, seed, index, attempt, deadline)
+        attempt += tries
+        made_p, made_s = (Grid.unchecked(shape, g, rules=caged) for g in (puzzle, solution))
+        found = Generated(made_p, made_s, seed, index, sym, proven, proven, attempt)
+        if accept is None:
+            return found
+        try:
+            gap, found = accept.judge(found, deadline)
+        except TimeoutError:  # a judgement that would run past the deadline: give up now
+            gap = float("inf")
+        if not gap:
+            return found
+        if closest is None or gap < best[1]:
+            best, closest = (0, gap), found
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(
+                f"no {short(str(dig.rules))} puzzle (boxes {shape}) with {accept.describe()} "
+                f"in {attempt} layouts within {timeout:g} s; the closest had"
+                f"{accept.summary(closest) or ' no rating'}",
+                closest=closest,
+            )
     while True:
         engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
         rules = None if classic else dig.rules_of(seed, index, attempt)
@@ -447,6 +489,7 @@ def generate(
                 _budget(shape, rules),
                 logic,
                 blob,
+                _LAYOUT_GRID_NODES * shape.size if dig.random_layout else 0,
             )
             if made is None:  # no complete grid (none found within the engine's budget)
                 if dig.random_layout:
@@ -499,6 +542,14 @@ def generate(
             )
 
 
+def _killer(
+    dig: Dig, seed: int, index: int, attempt: int, deadline: float | None
+) -> tuple[Rules, bytes, bytes, bool | None, int]:
+    sym = _choose_symmetry(dig.symmetry, seed, index, dig.symmetries)
+    seeds = lambda k: derive_seed(seed, index, attempt + k) & _SEED_MASK  # noqa: E731
+    return make_killer(dig, sym, seeds, deadline)
+
+
 def _facts(
     puzzle: Grid,
     solution: Grid,
@@ -532,7 +583,7 @@ def _with_minimal(found: _G) -> _G:
     """``found`` (a result of :func:`_facts`, or what an acceptance made of it) with whether
     it is minimal, which a symmetric dig does not tell."""
     shape = found.puzzle.shape
-    if found.symmetry == "none" or shape.n > 16:
+    if found.symmetry == "none" or shape.n > 16 or found.puzzle.rules.cages is not None:
         return found
     return replace(found, minimal=is_minimal(found.puzzle, found.solution))
 
@@ -550,59 +601,6 @@ class _Task(Generic[R]):
 def _run(task: _Task[R]) -> R:
     made = [generate(index=i, **task.options) for i in task.indexes]  # type: ignore[arg-type]
     return task.render(made)
-
-
-# (smallest, largest) chunk of indexes a task. Quick 9x9 puzzles come in big chunks so the
-# process pool's fixed cost a task (sending it to a worker, the results back) is spread over
-# hundreds of puzzles: in chunks of a few dozen it would take a large share of the run.
-# Puzzles that take milliseconds or more (rated, or with a difficulty target) come a few at a
-# time and big shapes one at a time, so that they stream out as they are made.
-_CHUNKS_QUICK = (16, 512)
-_CHUNKS_SLOW = (1, 8)
-_CHUNKS_BIG = (1, 1)
-# On a Dask cluster a task costs the scheduler about a millisecond, and the client a few on a
-# busy machine (sudokit's benchmark measures it: benchmarks/bench_cluster.py): quick puzzles
-# (a sixth of a millisecond each on one core) go in chunks of at least 512 so that this stays
-# under 5% of a task's time.
-_CHUNKS_CLUSTER = (512, 2048)
-# Past this many workers, a cluster's chunks grow with its width (the largest size times
-# width // 16), so the scheduler sees about as many tasks a second from a hundred 16-core
-# machines as from one: it handles a few hundred to a few thousand (docs/cluster.md).
-_CLUSTER_UNIT = 16
-
-
-def _plan(
-    start: int, count: int, jobs: int, sizes: tuple[int, int], *, cluster: bool = False
-) -> tuple[int, Callable[[int], Iterator[range]]]:
-    """The number of processes to use (no more than there will be chunks) and the chunks as
-    a function of the number of workers that share them (``jobs``, or a cluster's width)."""
-    jobs = max(1, min(jobs, -(-count // sizes[0])))
-    return jobs, partial(_cluster_chunks if cluster else _chunks, start, count, sizes=sizes)
-
-
-def _cluster_chunks(
-    start: int, count: int, width: int, *, sizes: tuple[int, int]
-) -> Iterator[range]:
-    """:func:`_chunks` for a cluster of ``width`` workers: the largest size grows with the
-    width past :data:`_CLUSTER_UNIT`."""
-    smallest, largest = sizes
-    return _chunks(start, count, width, sizes=(smallest, largest * max(1, width // _CLUSTER_UNIT)))
-
-
-def _chunks(start: int, count: int, jobs: int, *, sizes: tuple[int, int]) -> Iterator[range]:
-    """Consecutive ranges covering ``start .. start+count-1``, of ``sizes`` = (smallest,
-    largest) indexes but for the last one.
-
-    They shrink as the work runs out (a quarter of each worker's share of what is left): big
-    ranges early keep the per-task cost small, small ones at the end leave no worker idle
-    while another finishes a long range.
-    """
-    smallest, largest = sizes
-    end = start + count
-    while start < end:
-        size = max(smallest, min(largest, (end - start) // (4 * jobs)))
-        yield range(start, min(start + size, end))
-        start += size
 
 
 def generate_many(
@@ -642,20 +640,20 @@ def generate_many(
     if chunk is not None:
         sizes = (chunk, chunk)
     elif shape.n > 9:
-        sizes = _CHUNKS_BIG
+        sizes = CHUNKS_BIG
     elif accept is not None:
-        sizes = _CHUNKS_SLOW
+        sizes = CHUNKS_SLOW
     elif cluster is not None:
-        sizes = _CHUNKS_CLUSTER
+        sizes = CHUNKS_CLUSTER
     else:
-        sizes = _CHUNKS_QUICK
+        sizes = CHUNKS_QUICK
     options: dict[str, object] = {
         "dig": dig,
         "seed": seed,
         "timeout": timeout,
         "accept": accept,
     }
-    plan = _plan(start, count, jobs, sizes, cluster=cluster is not None and chunk is None)
+    plan = plan_chunks(start, count, jobs, sizes, cluster=cluster is not None and chunk is None)
     return PuzzleStream(plan, options, cluster)
 
 

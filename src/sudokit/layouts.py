@@ -14,7 +14,7 @@ from ._grid import Grid
 from ._shape import Shape
 from .canon import symmetries_of_cells
 from .errors import InvalidRulesError
-from .rules import CLASSIC, Rules, geometry, refuse_cages
+from .rules import CLASSIC, Rules, geometry
 from .rules import random_regions as _grow
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "box_regions",
     "cell_maps",
     "layout_extras",
+    "layout_symmetries",
     "random_layout",
     "request_rules",
     "short",
@@ -131,28 +132,58 @@ def short(rules: Rules | str, limit: int = 60) -> str:
 
 def request_rules(value: object) -> Rules | str:
     """A request's rules: a :class:`Rules`, or the canonical text ``jigsaw[+extras]`` of a
-    jigsaw with a random layout a puzzle."""
+    jigsaw with a random layout a puzzle, or ``killer[+extras]`` of killer puzzles with a
+    random cage layout a puzzle (see :mod:`sudokit.killer`)."""
     if isinstance(value, Rules):
-        refuse_cages(value, "the generator")
+        _refuse_cages(value)
         return value
     if not isinstance(value, str):
         raise TypeError(f"rules must be a Rules or its text, got {value!r}")
     parts = [p.strip() for p in value.split("+")]
+    if "killer" in (p.lower() for p in parts):  # a fresh cage layout a puzzle
+        rest = [p for p in parts if p.lower() != "killer"]
+        if any(p.lower().startswith("killer") for p in rest):
+            raise InvalidRulesError(f"rules {short(value)!r}: two killers")
+        extras = Rules("+".join(rest) or "classic")
+        if extras.regions is not None:
+            raise InvalidRulesError(f"rules {short(value)!r}: killer with a jigsaw is not made yet")
+        return "+".join(["killer", *extras.extras])
     if "jigsaw" in (p.lower() for p in parts):
         rest = [p for p in parts if p.lower() != "jigsaw"]
         if any(p.lower().startswith("jigsaw") for p in rest):
             raise InvalidRulesError(f"rules {short(value)!r}: two jigsaws")
         extras = Rules("+".join(rest) or "classic")
-        refuse_cages(extras, "the generator")
+        _refuse_cages(extras)
         return "+".join(["jigsaw", *extras.extras])
     rules = Rules(value)
-    refuse_cages(rules, "the generator")  # a killer is made from its cages: not yet
+    _refuse_cages(rules)
     return rules
+
+
+def _refuse_cages(rules: Rules) -> None:
+    if rules.cages is not None:
+        raise InvalidRulesError(
+            f"the generator makes its own cages: ask for rules 'killer' (a fresh cage layout "
+            f"a puzzle), not for these cages ({short(rules)!r})"
+        )
 
 
 def layout_extras(text: str) -> Rules:
     """The extras of a random-layout jigsaw request's text ``jigsaw[+extras]``."""
     return Rules(text.partition("+")[2] or "classic")
+
+
+@lru_cache(maxsize=64)
+def layout_symmetries(shape: Shape, text: str) -> tuple[str, ...]:
+    """The symmetries random jigsaw layouts ``text`` (``jigsaw[+extras]``) on ``shape`` can
+    keep: those the shape's boxes and the extras keep (cached: each puzzle asks)."""
+    try:
+        return symmetries_kept(
+            shape, Rules.of(layout_extras(text).extras, regions=box_regions(shape))
+        )
+    except InvalidRulesError as e:  # say it of the request's rules, not of the boxes
+        reason = str(e).rpartition(": ")[2]
+        raise InvalidRulesError(f"rules {text!r} on shape {shape}: {reason}") from None
 
 
 @lru_cache(maxsize=64)

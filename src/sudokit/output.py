@@ -179,7 +179,7 @@ def format_facts(
         if rating is not None:
             meta += (
                 f" rating=ED={rating.er:.1f}/{rating.ep:.1f}/{rating.ed:.1f}"
-                f" level={rating.level.name.lower()}"
+                f" level={rating.level_name}"
             )
         if fmt == "line":
             sol = f" {solution.to_line()}" if solution is not None and with_solution else ""
@@ -198,7 +198,7 @@ def format_facts(
                 er=rating.er,
                 ep=rating.ep,
                 ed=rating.ed,
-                level=rating.level.name.lower(),
+                level=rating.level_name,
                 hardest=rating.hardest,
             )
             if rating.hodoku is not None:
@@ -213,7 +213,7 @@ def format_facts(
             _fact(facts.get(k)) if k in _YES_NO else ("" if facts.get(k) is None else facts[k])  # type: ignore[arg-type]
             for k in _CSV_FIELDS[:7]
         ),
-        *((r.er, r.ep, r.ed, r.level.name.lower()) if r is not None else ("", "", "", "")),
+        *((r.er, r.ep, r.ed, r.level_name) if r is not None else ("", "", "", "")),
         puzzle.to_line(),
     ]
     if solution is not None and with_solution:
@@ -465,7 +465,7 @@ def label_of(g: Generated) -> Label:
     """The label of a generated puzzle: its level and ER when rated, its seed and index."""
     r = g.rating if isinstance(g, Rated) else None
     return Label(
-        level=r.level.name.lower() if r is not None else None,
+        level=r.level_name if r is not None else None,
         er=r.er if r is not None else None,
         seed=g.seed,
         index=g.index,

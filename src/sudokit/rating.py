@@ -11,7 +11,8 @@ Terms (the rules in full: ``docs/rating.md`` in the repository):
 - A **pearl** has EP = ER; a **diamond** has ED = EP = ER.
 
 Named levels are SE's generator ranges: Easy 1.0–1.2, Medium 1.3–1.5, Hard 1.6–2.5,
-Fiendish 2.6–6.0, Diabolical 6.1 and over.
+Fiendish 2.6–6.0, Diabolical 6.1 and over. Killer puzzles have levels of their own
+(:class:`KillerLevel`): easy (singles and cage combinations alone), medium, hard, extreme.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from ._grid import Grid, grids_of
 from .engine import unique_solution
 from .errors import InvalidRulesError, NotUniqueError
 from .logic import (
+    ALL_ORDER,
     HODOKU_TECHNIQUES,
+    KILLER,
     SE_ORDER,
     Candidates,
     PathEnd,
@@ -34,19 +37,24 @@ from .logic import (
     Technique,
     rules_cut,
     run_path,
+    select,
     solve_path,
+    with_killer,
 )
 from .logic.hodoku import HodokuGrade, hodoku_grade
 from .rules import Rules
 
 __all__ = [
     "ER_SCALE",
+    "KILLER_LEVEL_TECHNIQUES",
     "UNSOLVED_RATING",
+    "KillerLevel",
     "Level",
     "Rating",
     "Screened",
     "er_range",
     "hodoku",
+    "killer_level",
     "rate",
     "rate_many",
     "screen",
@@ -147,6 +155,98 @@ _RANGES = {
 }
 
 
+class KillerLevel(IntEnum):
+    """Killer's named levels, in order of difficulty: the least of these sets of techniques
+    that solves the puzzle (:func:`killer_level`; the rating of each killer technique and
+    why: ``docs/rating.md``, "Killer"):
+
+    - **easy**: singles and cage combinations (a cage single, the combinations of a cage's
+      sum, a digit every combination holds kept to the cage);
+    - **medium**: also one innie or outie of a house (the rule of 45), cage and house
+      overlap, and SE's pointing and claiming and direct hidden pairs and triples;
+    - **hard**: also the rule of 45's virtual cages (two or more innies or outies of a house)
+      and its groups of two or three adjacent houses, naked and hidden pairs and triples,
+      X-Wings and Swordfish;
+    - **extreme**: none of these solves it.
+    """
+
+    EASY = 1
+    MEDIUM = 2
+    HARD = 3
+    EXTREME = 4
+
+    @classmethod
+    def parse(cls, text: str) -> KillerLevel:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            names = ", ".join(level.name.lower() for level in cls)
+            raise ValueError(f"unknown killer level {text!r}; choose from {names}") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+_KILLER_EASY = ("singles", "cage-combinations")
+_KILLER_MEDIUM = (
+    *_KILLER_EASY,
+    "rule-of-45-single",
+    "cage-overlap",
+    "direct-intersections",
+    "intersections",
+    "direct-hidden-pair",
+    "direct-hidden-triple",
+)
+_KILLER_HARD = (
+    *_KILLER_MEDIUM,
+    "rule-of-45",
+    "rule-of-45-groups-single",
+    "rule-of-45-groups",
+    "naked-pair",
+    "hidden-pair",
+    "naked-triple",
+    "hidden-triple",
+    "x-wing",
+    "swordfish",
+)
+
+#: The techniques of each killer level but the last (names as ``solve_path`` takes them).
+KILLER_LEVEL_TECHNIQUES: dict[KillerLevel, tuple[str, ...]] = {
+    KillerLevel.EASY: _KILLER_EASY,
+    KillerLevel.MEDIUM: _KILLER_MEDIUM,
+    KillerLevel.HARD: _KILLER_HARD,
+}
+
+
+@lru_cache(maxsize=8)
+def _killer_set(level: KillerLevel) -> tuple[tuple[Technique, ...], frozenset[str]]:
+    """The techniques of ``level`` (one tuple, known again by the solver) and the step names
+    only they take (a path of those steps alone is theirs: the rule of 45's steps, which
+    techniques of several levels take, are not among them below the hard level)."""
+    chosen = select(KILLER_LEVEL_TECHNIQUES[level])
+    others = {name for t in ALL_ORDER if t not in chosen for name in t.step_names}
+    return chosen, frozenset(name for t in chosen for name in t.step_names) - others
+
+
+def killer_level(puzzle: Grid | Candidates, path: Sequence[Step] | None = None) -> KillerLevel:
+    """The killer level of ``puzzle`` (:class:`KillerLevel`): the first level whose
+    techniques solve it. ``path``, a path that solved it, spares solving again at each level
+    whose techniques took every step of it."""
+    used = None if path is None else {_step_name(path, i) for i in range(len(path))}
+    for level in (KillerLevel.EASY, KillerLevel.MEDIUM, KillerLevel.HARD):
+        chosen, names = _killer_set(level)
+        if used is not None and used <= names:
+            return level
+        start = puzzle.copy() if isinstance(puzzle, Candidates) else puzzle
+        if run_path(start, techniques=chosen)[0] is PathEnd.SOLVED:  # (no steps read)
+            return level
+    return KillerLevel.EXTREME
+
+
+def _step_name(steps: Sequence[Step], i: int) -> str:
+    return steps.technique(i) if isinstance(steps, StepPath) else steps[i].technique
+
+
 @dataclass(frozen=True)
 class Rating:
     """A puzzle's SE ratings, its level, the hardest technique used and the step path."""
@@ -159,17 +259,24 @@ class Rating:
     steps: Sequence[Step] = ()  # made when first read (a StepPath) when rate() returns it
     capped: bool = False  # rate() stopped at its max_rating: SE's ER is at least ``er``
     hodoku: HodokuGrade | None = None  # HoDoKu-style level and score, when asked for
+    killer: KillerLevel | None = None  # a killer puzzle's level (its cages' rules)
 
     @property
     def level(self) -> Level:
+        """SE's level of the ER (a killer's own level is :attr:`killer`)."""
         return Level.of(self.er)
+
+    @property
+    def level_name(self) -> str:
+        """The puzzle's level as users read it: the killer level for a killer, else SE's."""
+        return str(self.killer) if self.killer is not None else self.level.name.lower()
 
     def to_dict(self) -> dict[str, object]:
         return {
             "er": self.er,
             "ep": self.ep,
             "ed": self.ed,
-            "level": self.level.name.lower(),
+            "level": self.level_name,
             "hardest": self.hardest,
             "solved": self.solved,
             **(
@@ -212,7 +319,8 @@ def rate(
     with_hodoku: bool = False,
 ) -> Rating:
     """Rate ``puzzle`` as Sudoku Explainer does; ``with_hodoku``: with its HoDoKu grade too
-    (:func:`hodoku`) when the path solved it.
+    (:func:`hodoku`) when the path solved it under classic rules (HoDoKu grades no others).
+    A killer's rating has its killer level too (:attr:`Rating.killer`).
 
     With ``max_rating``, give up as soon as the step SE would take next is rated above it; the
     result then has ``capped`` set, ``solved`` False and ``er`` the rating of that step, or of
@@ -239,11 +347,14 @@ def rate(
     else:
         start = Grid.of(puzzle)  # a Grid, or its text
         unique_solution(start)
-    techniques = SE_ORDER if max_rating is None else _up_to(max_rating)
+    killer = start.rules.cages is not None
+    techniques = SE_ORDER if max_rating is None else _up_to(max_rating, killer)
     end, steps = run_path(start, techniques=techniques, stop_above=max_rating, deadline=deadline)
     _check_rules_path(end, techniques, start.rules)
-    rating = _rating_of(end, steps, max_rating)
-    if with_hodoku and rating.solved:
+    rating = _rating_of(end, steps, max_rating, killer)
+    if killer:
+        rating = _with_killer_level(rating, start)
+    if with_hodoku and rating.solved and start.rules.is_classic:  # (HoDoKu's: classic only)
         rating = replace(rating, hodoku=hodoku(puzzle if isinstance(puzzle, Candidates) else start))
     return rating
 
@@ -262,14 +373,23 @@ def _check_rules_path(end: PathEnd, techniques: Sequence[Technique], rules: Rule
         )
 
 
+def _with_killer_level(rating: Rating, puzzle: Grid | Candidates) -> Rating:
+    """``rating`` with the killer level of ``puzzle``."""
+    path = rating.steps if rating.solved else None
+    return replace(rating, killer=killer_level(puzzle, path))
+
+
 @lru_cache(maxsize=64)
-def _up_to(max_rating: float) -> tuple[Technique, ...]:
-    """SE's order without the techniques rated above ``max_rating`` (one tuple per cap: the
-    solver knows it again by identity)."""
-    return tuple(t for t in SE_ORDER if t.rating <= max_rating)
+def _up_to(max_rating: float, killer: bool = False) -> tuple[Technique, ...]:
+    """SE's order (with the killer techniques, for a ``killer``) without the techniques rated
+    above ``max_rating`` (one tuple per cap: the solver knows it again by identity)."""
+    order = with_killer(SE_ORDER) if killer else SE_ORDER
+    return tuple(t for t in order if t.rating <= max_rating)
 
 
-def _rating_of(end: PathEnd, steps: StepPath, max_rating: float | None) -> Rating:
+def _rating_of(
+    end: PathEnd, steps: StepPath, max_rating: float | None, killer: bool = False
+) -> Rating:
     """The rating of an SE path that ended with ``end`` (its steps; run with the techniques
     up to ``max_rating`` and stopping above it, when that is given). The last step of a
     capped path, not applied, is taken off ``steps``."""
@@ -281,7 +401,8 @@ def _rating_of(end: PathEnd, steps: StepPath, max_rating: float | None) -> Ratin
         over = ratings.pop()
         steps = steps.without_last()
     elif end is PathEnd.STUCK and max_rating is not None:
-        over = min((t.rating for t in SE_ORDER if t.rating > max_rating), default=UNSOLVED_RATING)
+        beyond = (*SE_ORDER, *KILLER) if killer else SE_ORDER  # (a killer's path takes both)
+        over = min((t.rating for t in beyond if t.rating > max_rating), default=UNSOLVED_RATING)
     er = ep = ed = 0.0  # ep stays 0 until a step places a value, as in SE
     hardest = None  # the technique of the first step with the highest rating
     if ratings:
@@ -311,6 +432,7 @@ class Screened:
     rating: Rating
     _state: Candidates
     _cap: float
+    _start: Grid | None = None  # the puzzle (a killer's level is found from it)
 
     @property
     def passed(self) -> bool:
@@ -324,7 +446,10 @@ class Screened:
         end, rest = run_path(self._state.copy(), techniques=SE_ORDER, deadline=deadline)
         _check_rules_path(end, SE_ORDER, self._state.rules)
         steps = StepPath(self._state.shape, steps=(*self.rating.steps, *rest))
-        return _rating_of(end, steps, None)
+        rating = _rating_of(end, steps, None)
+        if self._start is not None and self._start.rules.cages is not None:
+            rating = _with_killer_level(rating, self._start)
+        return rating
 
 
 #: How far below a floor the screen's cap sits: step ratings are rounded to a tenth, so a
@@ -348,11 +473,15 @@ def screen(puzzle: Grid | str, floor: float, *, deadline: float | None = None) -
     puzzle = Grid.of(puzzle)
     unique_solution(puzzle)
     cap = floor - _FLOOR_MARGIN
-    techniques = _up_to(cap)
+    killer = puzzle.rules.cages is not None
+    techniques = _up_to(cap, killer)
     state = Candidates.from_grid(puzzle)
     end, steps = run_path(state, techniques=techniques, stop_above=cap, deadline=deadline)
     _check_rules_path(end, techniques, puzzle.rules)
-    return Screened(_rating_of(end, steps, cap), state, cap)
+    rating = _rating_of(end, steps, cap, killer)
+    if killer:
+        rating = _with_killer_level(rating, puzzle)
+    return Screened(rating, state, cap, puzzle)
 
 
 def rate_many(

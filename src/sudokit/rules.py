@@ -27,16 +27,17 @@ cell's peers and the cells its relation ties it to, built once per (shape, rules
 from __future__ import annotations
 
 import math
-import random
+import struct
 from collections.abc import Iterable, Sequence
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Final
 
+from . import _engine
 from ._shape import MAX_SIDE, Shape, cell_name
 from .cages import Cages
 from .errors import InvalidRulesError
 
-__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "random_regions", "refuse_cages"]
+__all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "random_regions"]
 
 #: The rule sets sudokit knows, each with what it means (for docs and the command line).
 RULES: Final[dict[str, str]] = {
@@ -74,6 +75,17 @@ def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@cache
+def _near(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell of side ``n``, the cells that touch it by a side."""
+    return tuple(
+        tuple(
+            (r + dr) * n + c + dc for dr, dc in _ORTHOGONAL if 0 <= r + dr < n and 0 <= c + dc < n
+        )
+        for r, c in (divmod(cell, n) for cell in range(n * n))
+    )
+
+
 def _read_regions(text: str) -> tuple[int, ...]:
     """Read a region map (one label per cell, whitespace ignored) into labels 0..n-1 numbered
     in order of first appearance, checking that it makes n connected regions of n cells."""
@@ -98,21 +110,22 @@ def _read_regions(text: str) -> tuple[int, ...]:
             f"(it needs {n})"
         )
     regions = tuple(number[ch] for ch in labels)
+    members: list[list[int]] = [[] for _ in range(n)]
+    for c, k in enumerate(regions):
+        members[k].append(c)
     for label, k in number.items():
-        cells = [c for c in range(size) if regions[c] == k]
+        cells = members[k]
         if len(cells) != n:
             raise InvalidRulesError(
                 f"jigsaw region {label!r} has {len(cells)} cells, starting at "
                 f"{cell_name(cells[0], n)} (each region needs {n})"
             )
+        near = _near(n)
         seen = {cells[0]}
         todo = [cells[0]]
         while todo:
-            r, c = divmod(todo.pop(), n)
-            for dr, dc in _ORTHOGONAL:
-                rr, cc = r + dr, c + dc
-                other = rr * n + cc
-                if 0 <= rr < n and 0 <= cc < n and regions[other] == k and other not in seen:
+            for other in near[todo.pop()]:
+                if regions[other] == k and other not in seen:
                     seen.add(other)
                     todo.append(other)
         if len(seen) != n:
@@ -247,6 +260,11 @@ class Rules:
         return not self.extras and self.regions is None and self.cages is None
 
     @property
+    def without_cages(self) -> Rules:
+        """These rules without their killer cages (the same rules when they have none)."""
+        return self if self.cages is None else _uncaged(self.extras, self.regions)
+
+    @property
     def side(self) -> int | None:
         """The grid side a jigsaw's map or the cages fix, or None (the rules fit any side
         they fit)."""
@@ -285,6 +303,13 @@ class Rules:
 CLASSIC: Final = Rules()
 
 
+@lru_cache(maxsize=64)
+def _uncaged(extras: tuple[str, ...], regions: tuple[int, ...] | None) -> Rules:
+    rules = object.__new__(Rules)
+    rules._set(extras, regions, None)
+    return rules
+
+
 def _square(cells: Iterable[tuple[int, int]], n: int) -> tuple[int, ...]:
     return tuple(sorted(r * n + c for r, c in cells))
 
@@ -309,7 +334,7 @@ class Geometry:
     def __init__(self, shape: Shape, rules: Rules) -> None:
         n = shape.n
         self.shape, self.rules, self.n, self.size = shape, rules, n, n * n
-        where = f"rules {_shorten(str(rules))!r} on shape {shape}"
+        where = _Where(rules, shape)  # (the text of killer rules is made only for an error)
         if rules.side is not None and rules.side != n:
             raise InvalidRulesError(
                 f"{where}: the {'jigsaw map' if rules.regions else 'cages'} are for side "
@@ -319,6 +344,10 @@ class Geometry:
             raise InvalidRulesError(
                 f"{where}: killer cages are taken on sides up to {CAGE_MAX_SIDE}"
             )
+        if rules.cages is not None:  # the houses are those of the rules without cages
+            plain = _geometry(shape, rules.without_cages)
+            self.houses, self.house_names = plain.houses, plain.house_names
+            return
         houses = list(shape.rows) + list(shape.cols)
         names = [f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
         if rules.regions is None:
@@ -326,7 +355,10 @@ class Geometry:
             names += [f"box {i + 1}" for i in range(n)]
         else:
             regions = rules.regions
-            houses += [tuple(c for c in range(n * n) if regions[c] == k) for k in range(n)]
+            members: list[list[int]] = [[] for _ in range(n)]
+            for c, k in enumerate(regions):
+                members[k].append(c)
+            houses += [tuple(m) for m in members]
             names += [f"region {i + 1}" for i in range(n)]
         if "x" in rules.extras:
             houses.append(tuple(i * n + i for i in range(n)))
@@ -397,6 +429,8 @@ class Geometry:
 
     def _steps(self, steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
         n = self.n
+        if not steps:
+            return ((),) * self.size
         out = []
         for cell in range(self.size):
             r, c = divmod(cell, n)
@@ -437,19 +471,12 @@ class Geometry:
     def peers(self) -> tuple[tuple[int, ...], ...]:
         """For each cell, the cells it must differ from, sorted."""
         houses, neighbours, mates = self.houses, self.neighbours, self.cage_mates
-        return tuple(
-            tuple(
-                sorted(
-                    (
-                        {p for h in self.houses_of[c] for p in houses[h]}
-                        | set(neighbours[c])
-                        | set(mates[c])
-                    )
-                    - {c}
-                )
-            )
-            for c in range(self.size)
-        )
+        found = []
+        for c, (of, near, mate) in enumerate(zip(self.houses_of, neighbours, mates, strict=True)):
+            cells = set(near).union(mate, *[houses[h] for h in of])
+            cells.discard(c)
+            found.append(tuple(sorted(cells)))
+        return tuple(found)
 
     @cached_property
     def related(self) -> tuple[tuple[int, ...], ...]:
@@ -465,12 +492,20 @@ class Geometry:
         """The geometry as the exact engine reads it: 32-bit ints ``[houses, stride, flags,
         boxes]``, then each house's n cells, then each cell's peers padded to ``stride`` by
         repeating its first (eliminating twice is harmless), then, with nc (flag 1), each
-        cell's four orthogonal neighbours padded likewise, then, with cages (flag 2), their
-        count and each cage as its size, its sum and its cells. ``boxes`` is 1 when the
-        boxes are houses, so the engine's box/line step applies."""
-        stride = max(len(p) for p in self.peers)
+        cell's four orthogonal neighbours padded likewise, then, with cages (flag 2), the
+        cages' :attr:`~sudokit.cages.Cages.blob`. ``boxes`` is 1 when the boxes are houses, so
+        the engine's box/line step applies.
+
+        With cages, all before them is the blob of the rules without cages (made once for
+        them): the engine derives the rest itself (each cell's cage mates among its peers, and
+        the sums the rule of 45 gives the cells of a house that its whole cages leave)."""
         cages = self.rules.cages
-        flags = int("nc" in self.rules.extras) | (2 if cages is not None else 0)
+        if cages is not None:
+            plain = _geometry(self.shape, self.rules.without_cages).blob
+            flags = int.from_bytes(plain[8:12], "little") | 2
+            return plain[:8] + flags.to_bytes(4, "little") + plain[12:] + cages.blob
+        stride = max(len(p) for p in self.peers)
+        flags = int("nc" in self.rules.extras)
         ints = [len(self.houses), stride, flags, int(self.rules.regions is None)]
         for house in self.houses:
             ints += house
@@ -479,40 +514,17 @@ class Geometry:
         if flags & 1:
             for a in self.related:
                 ints += a + (a[0],) * (4 - len(a))
-        if cages is not None:
-            sums = [(cage.cells, cage.total) for cage in cages] + self._innies()
-            ints.append(len(sums))
-            for cells, total in sums:
-                ints += (len(cells), total, *cells)
-        return b"".join(i.to_bytes(4, "little") for i in ints)
-
-    def _innies(self) -> list[tuple[tuple[int, ...], int]]:
-        """The sums the rule of 45 gives: in each house, the cells outside the cages that lie
-        wholly in it hold the house's total less those cages' sums (their digits differ: they
-        share the house). Each is a cage for the engine, beside the real ones."""
-        cages = self.rules.cages
-        assert cages is not None
-        n = self.n
-        full = n * (n + 1) // 2
-        found = []
-        for house in self.houses:
-            inside = set(house)
-            whole = [c for c in cages if inside.issuperset(c.cells)]
-            rest = inside.difference(*(c.cells for c in whole))
-            if whole and rest:
-                found.append((tuple(sorted(rest)), full - sum(c.total for c in whole)))
-        return found
+        return struct.pack(f"<{len(ints)}i", *ints)
 
 
-def refuse_cages(rules: Rules, what: str) -> None:
-    """Refuse killer cages where ``what`` (a layer of sudokit that reads the rules' houses and
-    peers but not yet the cages' sums) would otherwise treat a killer puzzle as if the sums
-    were not there."""
-    if rules.cages is not None:
-        raise InvalidRulesError(
-            f"{what} does not read killer cages yet; these rules have them "
-            f"({_shorten(str(rules))!r})"
-        )
+class _Where:
+    """How an error names rules on a shape, written when it is shown."""
+
+    def __init__(self, rules: Rules, shape: Shape) -> None:
+        self.rules, self.shape = rules, shape
+
+    def __format__(self, spec: str) -> str:
+        return f"rules {_shorten(str(self.rules))!r} on shape {self.shape}"
 
 
 def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:
@@ -528,8 +540,7 @@ def _geometry(shape: Shape, rules: Rules) -> Geometry:
     return Geometry(shape, rules)
 
 
-#: Swaps a jigsaw layout tries per cell (see random_regions).
-_LAYOUT_SWAPS = 4
+_SEED_MASK = (1 << 64) - 1
 
 
 def random_regions(shape: Shape, maps: Sequence[Sequence[int]], seed: int) -> tuple[int, ...]:
@@ -547,12 +558,11 @@ def random_regions(shape: Shape, maps: Sequence[Sequence[int]], seed: int) -> tu
     >>> len(r), sorted(r.count(k) for k in range(4))
     (16, [4, 4, 4, 4])
     """
-    n, size = shape.n, shape.size
+    size = shape.size
     region = [0] * size
     for k, box in enumerate(shape.boxes):
         for c in box:
             region[c] = k
-    images = []  # for each map, where it takes each region
     for m in maps:
         image = [region[m[box[0]]] for box in shape.boxes]
         if any(region[m[c]] != image[region[c]] for c in range(size)):
@@ -560,58 +570,5 @@ def random_regions(shape: Shape, maps: Sequence[Sequence[int]], seed: int) -> tu
                 f"a symmetry that does not map the boxes of shape {shape} onto boxes: no "
                 "jigsaw layout grows from them with it"
             )
-        images.append(image)
-    near = [
-        [
-            rr * n + cc
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= rr < n and 0 <= cc < n
-        ]
-        for r, c in (divmod(cell, n) for cell in range(size))
-    ]
-    members = [set(box) for box in shape.boxes]
-    rng = random.Random(seed)
-
-    def connected(k: int) -> bool:
-        cells = members[k]
-        if len(cells) != n:
-            return False
-        first = next(iter(cells))
-        seen = {first}
-        todo = [first]
-        while todo:
-            for o in near[todo.pop()]:
-                if o in cells and o not in seen:
-                    seen.add(o)
-                    todo.append(o)
-        return len(seen) == n
-
-    for _ in range(_LAYOUT_SWAPS * size):
-        a = rng.randrange(size)
-        big_a = region[a]
-        across = [o for o in near[a] if region[o] != big_a]
-        if not across:
-            continue
-        big_b = region[rng.choice(across)]
-        border = [x for x in members[big_b] if any(region[o] == big_a for o in near[x])]
-        b = rng.choice(border)
-        change = {a: big_b, b: big_a}
-        clash = False
-        for m, image in zip(maps, images, strict=True):
-            for cell, k in ((a, big_b), (b, big_a)):
-                at, to = m[cell], image[k]
-                if change.setdefault(at, to) != to:
-                    clash = True
-        if clash:
-            continue
-        old = {c: region[c] for c in change}
-        for c, k in change.items():
-            members[region[c]].discard(c)
-            members[k].add(c)
-            region[c] = k
-        if not all(connected(k) for k in {*old.values(), *change.values()}):
-            for c, k in old.items():
-                members[region[c]].discard(c)
-                members[k].add(c)
-                region[c] = k
-    return tuple(region)
+    images = b"".join(c.to_bytes(2, "little") for m in maps for c in m)
+    return tuple(_engine.random_regions(shape.box_rows, shape.box_cols, images, seed & _SEED_MASK))

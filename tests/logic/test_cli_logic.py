@@ -44,6 +44,25 @@ def test_explain_candidates_and_file(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "line 2" in captured.err
 
 
+def test_explain_says_where_rules_stop_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under rules a stuck path names the first technique that does not run there yet; a
+    classic stuck path (a chosen subset) names none; a rule the engine refuses is named."""
+    needs_chains = (
+        "...1.3.45.4.....9......9....2.......3..9.6.18...41..2...........7...2..1........."
+    )
+    assert main(["explain", "--rules", "dg", needs_chains]) == 1
+    out = capsys.readouterr().out
+    assert "Under rules 'dg' the logic engine stops before nishio" in out
+    assert main(["explain", "--rules", "dg", "--format", "json", needs_chains]) == 1
+    final = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert final["solved"] is False and final["needs"] == "nishio"
+    assert main(["explain", HARD17, "--techniques", "singles"]) == 1
+    assert "stops before" not in capsys.readouterr().out
+    nc = "............5.8......7............4...........6............9......1.2............"
+    assert main(["explain", "--rules", "nc", nc]) != 0
+    assert "does not handle rule 'nc'" in capsys.readouterr().err
+
+
 def test_explain_unknown_technique(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", EASY, "--techniques", "telepathy"]) == 2
     assert "telepathy" in capsys.readouterr().err

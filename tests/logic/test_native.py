@@ -40,6 +40,7 @@ from pyref import (
     exclusion,
     fish,
     intersections,
+    killer,
     patterns,
     singles,
     subsets,
@@ -51,6 +52,10 @@ Finder = Callable[[Candidates], Iterable[Step]]
 
 #: Technique slug -> the reference finder. Each family adds its own when it moves into C.
 REFERENCE: dict[str, Finder] = {
+    # killer's find nothing without cages: test_killer_native.py compares them on killers
+    **{
+        slug: getattr(killer, "find_" + slug.replace("-", "_")) for slug in _logic.KILLER_TECHNIQUES
+    },
     "full-house": singles.find_full_houses,
     "hidden-single": singles.find_hidden_singles,
     "naked-single": singles.find_naked_singles,

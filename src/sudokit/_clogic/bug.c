@@ -4,6 +4,8 @@
  * (boxes, rows, columns; digits ascending), then type 1; else with one BUG digit type 2 then
  * type 4; else type 4 then type 3 (units box, row, column of the first BUG cell; set sizes 2
  * up to n - 3; cell sets in SE's colexicographic order, via small_unions in uniqueness.c).
+ * Under rules, as SukakuExplainer: every house counts (the extra ones after the columns, in
+ * its order), and a grave a neighbour rule may break (bug_restricted) is none.
  *
  * Info: the type, then for type 4 the BUG digits; for type 3 the number of BUG digits, the
  * BUG digits and the set's other cells.
@@ -15,7 +17,8 @@ static int bug_exact(const lstate *s, const dmask *rest) {
     int n = g->n, size = g->size;
     for (int c = 0; c < size; c++)
         if (!s->values[c] && dm_count(rest[c]) != 2) return 0;
-    for (int u = 0; u < g->nunit; u++) {
+    int nhouse = g->rules ? g->nhouse : g->nunit;
+    for (int u = 0; u < nhouse; u++) {
         const int *uc = lg_unit(g, u);
         dmask once = 0, twice = 0, more = 0;
         for (int i = 0; i < n; i++) {
@@ -26,6 +29,33 @@ static int bug_exact(const lstate *s, const dmask *rest) {
         }
         if (more || (once & ~twice)) return 0;
     }
+    return 1;
+}
+
+/* SukakuExplainer's check under neighbour rules: no BUG when a cell a neighbour rule ties to
+ * a bivalue cell of the grave (and no house does) may still hold one of its two digits. */
+static int bug_restricted(const lstate *s, const dmask *rest) {
+    const lgeo *g = s->g;
+    int nw = g->nw;
+    for (int c = 0; c < g->size; c++) {
+        if (s->values[c]) continue;
+        int nh;
+        const int *hs = lg_houses(g, c, &nh);
+        cset tied = g->peer_mask[c], either;
+        for (int k = 0; k < nh; k++) cs_andnot(&tied, &tied, lg_mask(g, hs[k]), nw);
+        if (cs_empty(&tied, nw)) continue;
+        int d0;
+        cs_clear(&either, nw);
+        DM_FOREACH(d0, rest[c]) cs_or(&either, &either, &s->where[d0 + 1], nw);
+        if (cs_meets(&tied, &either, nw)) return 1;
+    }
+    return 0;
+}
+
+/* Whether every one of cells is in house u. */
+static int bug_all_in(const lgeo *g, const int *cells, int ncells, int u) {
+    for (int i = 0; i < ncells; i++)
+        if (!cs_has(lg_mask(g, u), cells[i])) return 0;
     return 1;
 }
 
@@ -84,21 +114,25 @@ static int bug_type3(const lstate *s, lsink *out, const int *cells, int ncells, 
                      const cset *common) {
     const lgeo *g = s->g;
     int n = g->n;
-    const int *ho = g->house_order + cells[0] * g->npeer;
+    int np, nh;
+    const int *ho = lg_peers(g, cells[0], &np);
+    const int *hs = lg_houses(g, cells[0], &nh);
     bug_t3 t;
     t.s = s; t.out = out; t.cells = cells; t.ncells = ncells; t.all_digits = all_digits; t.stop = 0;
-    static const int kinds[3] = {2, 0, 1};  /* box, row, column */
-    for (int kk = 0; kk < 3; kk++) {
-        int kind = kinds[kk];
-        int unit = g->units_of[3 * cells[0] + kind], ok = 1;
-        for (int i = 0; i < ncells && ok; i++)
-            if (g->units_of[3 * cells[i] + kind] != unit) ok = 0;
-        if (!ok) continue;
+    for (int kk = 0; kk < nh; kk++) {  /* box, row, column (then the rules' extra houses) */
+        int unit = hs[kk];
+        if (!bug_all_in(g, cells, ncells, unit)) continue;
         int region[LG_MAXN], nregion = 0, pos[LG_MAXN], npos = 0;
         dmask masks[LG_MAXN];
-        for (int j = 0; j < g->npeer; j++) {
-            int c = ho[j];
-            if (cs_has(common, c) && g->units_of[3 * c + kind] == unit) region[nregion++] = c;
+        if (g->rules) {  /* SukakuExplainer: the common peers in the house, ascending */
+            cset in;
+            cs_and(&in, common, lg_mask(g, unit), g->nw);
+            CS_FOREACH(c, &in, g->nw) region[nregion++] = c;
+        } else {
+            for (int j = 0; j < np; j++) {
+                int c = ho[j];
+                if (cs_has(common, c) && cs_has(lg_mask(g, unit), c)) region[nregion++] = c;
+            }
         }
         for (int i = 0; i < nregion; i++)
             if (dm_count(s->cand[region[i]]) > 1) { pos[npos] = i; masks[npos++] = s->cand[region[i]]; }
@@ -118,11 +152,11 @@ static int bug_type4(const lstate *s, lsink *out, const int *cells, const dmask 
     int c1 = cells[0], c2 = cells[1];
     dmask shared = s->cand[c1] & s->cand[c2] & ~all_digits;
     if (dm_count(shared) != 1) return 0;
-    int v = dm_low(shared) + 1;
-    static const int kinds[3] = {2, 0, 1};  /* box, row, column */
-    for (int kk = 0; kk < 3; kk++) {
-        int u1 = g->units_of[3 * c1 + kinds[kk]], u2 = g->units_of[3 * c2 + kinds[kk]];
-        if (u1 != u2) continue;
+    int v = dm_low(shared) + 1, nh;
+    const int *hs = lg_houses(g, c1, &nh);
+    for (int kk = 0; kk < nh; kk++) {  /* box, row, column (then the rules' extra houses) */
+        int u1 = hs[kk];
+        if (!bug_all_in(g, cells, 2, u1)) continue;
         dmask gone1 = s->cand[c1] & ~bug_digits[c1] & ~shared;
         dmask gone2 = s->cand[c2] & ~bug_digits[c2] & ~shared;
         int a = c1, b = c2;
@@ -154,9 +188,11 @@ static void lf_bug(const lstate *s, lsink *out) {
     int have_common = 0;
     cset common;
     cs_clear(&common, nw);
-    for (int k = 0; k < 3 * n; k++) {
-        int u = k < n ? 2 * n + k : k - n;  /* boxes, rows, columns */
-        const cset *mask = &g->unit_mask[u];
+    int nscan = 3 * n + (g->rules ? g->nscan : 0);
+    for (int k = 0; k < nscan; k++) {
+        /* boxes, rows, columns, then the rules' extra houses (SukakuExplainer's order) */
+        int u = k < n ? 2 * n + k : k < 3 * n ? k - n : g->scan[k - 3 * n];
+        const cset *mask = lg_mask(g, u);
         for (int d = 1; d <= n; d++) {
             cset places;
             cs_and(&places, &s->where[d], mask, nw);
@@ -183,6 +219,7 @@ static void lf_bug(const lstate *s, lsink *out) {
         }
     }
     if (!ncells || !bug_exact(s, rest)) return;
+    if (g->rules && bug_restricted(s, rest)) return;
     if (ncells == 1) {
         int cell = cells[0], d0;
         lstep_begin(out, K_BUG, 5.6);

@@ -123,12 +123,14 @@ static int ax_step(const lstate *s, lsink *out, int degree, const int *cells, co
     return lstep_end(out);
 }
 
-/* The position of cell t in cell c's house order (box, row, column). */
+/* The position of cell t in cell c's house order (box, row, column; under rules
+ * SukakuExplainer's visible order, lg_peers). */
 static int ax_house_pos(const lgeo *g, int c, int t) {
-    const int *ho = g->house_order + c * g->npeer;
-    for (int i = 0; i < g->npeer; i++)
+    int np;
+    const int *ho = lg_peers(g, c, &np);
+    for (int i = 0; i < np; i++)
         if (ho[i] == t) return i;
-    return g->npeer;
+    return np;
 }
 
 /* The cells that see at least two of `cells` (once: scratch). */
@@ -230,8 +232,10 @@ static void ax_search(const lstate *s, lsink *out, int degree) {
                     hits[nhits].gone[0] = gone[0];
                     hits[nhits].gone[1] = gone[1];
                     hits[nhits].gone[2] = gone[2];
+                    int np_a;
+                    lg_peers(g, a, &np_a);
                     hits[nhits].rank = cs_has(pa, t) ? ax_house_pos(g, a, t)
-                                                     : g->npeer + ax_house_pos(g, b, t);
+                                                     : np_a + ax_house_pos(g, b, t);
                     /* insertion in twin-area order */
                     for (int k = nhits; k > 0 && hits[k - 1].rank > hits[k].rank; k--) {
                         ax_hit tmp = hits[k];

@@ -14,7 +14,11 @@ static void geo_free(lgeo *g) {
     free(g->locking); free(g->lock_in); free(g->pairs);
     free(g->cell_of); free(g->digit_of); free(g->cg); free(g->peerbits);
     free(g->xmask); free(g->scan); free(g->nscan_h); free(g->ltype_len); free(g->ltype_houses);
-    free(g->ltype_flags); free(g->ltype_of); free(g->lpairs); free(g->blob);
+    free(g->ltype_flags); free(g->ltype_of); free(g->lpairs); free(g->blob); free(g->peer_start);
+    free(g->cell_houses); free(g->ncell_houses); free(g->cell_hidx); free(g->cell_hskip);
+    free(g->nbr_start); free(g->nbr);
+    free(g->cage_total); free(g->cage_len); free(g->cage_cells); free(g->cage_of); free(g->cage_mask);
+    free(g->group_len); free(g->group_houses);
     free(g);
 }
 
@@ -119,6 +123,81 @@ static int geo_se_tables(lgeo *g) {
     return 0;
 }
 
+/* Each cell's houses in SukakuExplainer's region order (lgeo.cell_houses): its box, row and
+ * column, then the extra houses (a rules geometry's scan list, in order) it is in. 0, or -1
+ * when memory ran out or a cell is in more than LG_HMAX houses. */
+static int geo_cell_houses(lgeo *g) {
+    g->cell_houses = malloc(sizeof(int) * LG_HMAX * (size_t)g->size);
+    g->ncell_houses = malloc(sizeof(int) * (size_t)g->size);
+    if (!g->cell_houses || !g->ncell_houses) return -1;
+    for (int c = 0; c < g->size; c++) {
+        int *h = g->cell_houses + c * LG_HMAX, k = 0;
+        h[k++] = lg_box(g, c);
+        h[k++] = lg_row(g, c);
+        h[k++] = lg_col(g, c);
+        for (int i = 0; i < g->nscan; i++) {
+            int u = g->scan[i];
+            if (!cs_has(lg_mask(g, u), c)) continue;
+            if (k == LG_HMAX) return -1;
+            h[k++] = u;
+        }
+        g->ncell_houses[c] = k;
+    }
+    return 0;
+}
+
+/* The tables the chain engine reads on a rules geometry: cell_hidx and cell_hskip (for every
+ * house of a cell), the neighbour-rule peers (nbr), candidates' cells and digits, and the
+ * peerbits. 0, or -1 when memory ran out. */
+static int geo_rules_chain_tables(lgeo *g) {
+    int n = g->n, size = g->size;
+    g->cell_hidx = malloc(sizeof(int) * LG_HMAX * (size_t)size);
+    g->cell_hskip = malloc(sizeof(dmask) * LG_HMAX * (size_t)size);
+    g->nbr_start = malloc(sizeof(int) * ((size_t)size + 1));
+    g->nbr = malloc(sizeof(int) * ((size_t)g->peer_start[size] + 1));
+    g->cell_of = malloc(sizeof(int) * (size_t)g->ncand);
+    g->digit_of = malloc(sizeof(int) * (size_t)g->ncand);
+    if (!g->cell_hidx || !g->cell_hskip || !g->nbr_start || !g->nbr || !g->cell_of || !g->digit_of) return -1;
+    for (int cand = 0; cand < g->ncand; cand++) { g->cell_of[cand] = cand / n; g->digit_of[cand] = cand % n; }
+    int at = 0;
+    for (int c = 0; c < size; c++) {
+        int nh;
+        const int *hs = lg_houses(g, c, &nh);
+        cset listed;  /* the cell and the cells of its earlier houses */
+        cs_clear(&listed, g->nw);
+        cs_add(&listed, c);
+        for (int t = 0; t < nh; t++) {
+            const int *uc = lg_unit(g, hs[t]);
+            dmask skip = 0;
+            for (int i = 0; i < n; i++) {
+                if (uc[i] == c) g->cell_hidx[c * LG_HMAX + t] = i;
+                if (cs_has(&listed, uc[i])) skip |= (dmask)1 << i;
+            }
+            g->cell_hskip[c * LG_HMAX + t] = skip;
+            cs_or(&listed, &listed, lg_mask(g, hs[t]), g->nw);
+        }
+        g->nbr_start[c] = at;
+        int np;
+        const int *pp = lg_peers(g, c, &np);
+        for (int i = 0; i < np; i++)
+            if (!cs_has(&listed, pp[i])) g->nbr[at++] = pp[i];
+        g->nbr_start[c + 1] = at;
+    }
+    g->ncw = (g->ncand + 63) / 64;
+    if (g->ncand <= LG_CANDBITS_MAX) {
+        g->peerbits = calloc((size_t)g->ncand * (size_t)g->ncw, sizeof(uint64_t));
+        if (!g->peerbits) return -1;
+        for (int cand = 0; cand < g->ncand; cand++) {
+            uint64_t *pb = g->peerbits + (size_t)cand * (size_t)g->ncw;
+            CS_FOREACH(q, &g->peer_mask[cand / n], g->nw) {
+                int x = q * n + cand % n;
+                pb[x >> 6] |= (uint64_t)1 << (x & 63);
+            }
+        }
+    }
+    return 0;
+}
+
 static lgeo *geo_new(int br, int bc) {
     int n = br * bc, size = n * n;
     lgeo *g = calloc(1, sizeof(lgeo));
@@ -170,7 +249,7 @@ static lgeo *geo_new(int br, int bc) {
                 if (!dup) ho[m++] = q;
             }
     }
-    if (geo_se_tables(g)) {
+    if (geo_se_tables(g) || geo_cell_houses(g)) {
         geo_free(g);
         return NULL;
     }
@@ -200,9 +279,45 @@ static int *blob_ints(lblob *b, int k, int lo, int hi) {
     return a;
 }
 
+/* Killer cages and the rule of 45's groups of houses, the optional end of a rules blob:
+ *   ncage; per cage: sum, size, cells; ngroup; per group: its count of houses (1..3), houses. */
+static void geo_read_cages(lgeo *g, lblob *b) {
+    int n = g->n, size = g->size;  /* (g->nhouse is read before) */
+    g->ncage = blob_int(b, 0, size);
+    if (b->bad) return;
+    g->cage_total = malloc(sizeof(int) * ((size_t)g->ncage + 1));
+    g->cage_len = malloc(sizeof(int) * ((size_t)g->ncage + 1));
+    g->cage_cells = malloc(sizeof(int) * ((size_t)g->ncage * (size_t)n + 1));
+    g->cage_of = malloc(sizeof(int) * (size_t)size);
+    g->cage_mask = calloc((size_t)g->ncage + 1, sizeof(cset));
+    if (!g->cage_total || !g->cage_len || !g->cage_cells || !g->cage_of || !g->cage_mask) { b->bad = 2; return; }
+    for (int c = 0; c < size; c++) g->cage_of[c] = -1;
+    for (int k = 0; k < g->ncage && !b->bad; k++) {
+        g->cage_total[k] = blob_int(b, 1, n * (n + 1) / 2);
+        g->cage_len[k] = blob_int(b, 1, n);
+        for (int i = 0; i < g->cage_len[k] && !b->bad; i++) {
+            int c = blob_int(b, 0, size - 1);
+            if (g->cage_of[c] >= 0) b->bad = 1;  /* no cell in two cages */
+            g->cage_of[c] = k;
+            g->cage_cells[k * n + i] = c;
+            cs_add(&g->cage_mask[k], c);
+        }
+    }
+    if (!b->bad) g->ngroup = blob_int(b, 0, 64 * n);
+    if (b->bad) return;
+    g->group_len = malloc(sizeof(int) * ((size_t)g->ngroup + 1));
+    g->group_houses = malloc(sizeof(int) * 3 * ((size_t)g->ngroup + 1));
+    if (!g->group_len || !g->group_houses) { b->bad = 2; return; }
+    for (int k = 0; k < g->ngroup && !b->bad; k++) {
+        g->group_len[k] = blob_int(b, 1, 3);
+        for (int i = 0; i < g->group_len[k]; i++) g->group_houses[3 * k + i] = blob_int(b, 0, g->nhouse - 1);
+    }
+}
+
 /* The geometry of a shape under rules (logic/_state.py engine_geometry writes the blob):
  *   br, bc, nhouse; each house's n cells (rows, columns, boxes or regions, then the extra
- *   houses); per cell, its peer count and peers; the extra houses singles and hidden sets
+ *   houses); per cell, its peer count and peers (in SukakuExplainer's visible order: the
+ *   wings search them in it); the extra houses singles and hidden sets
  *   visit (count, houses); those naked sets visit; the house kinds intersections pair (count;
  *   per kind: flags, count, houses); the pairs of kinds (count; kind1, kind2 each).
  * The classic tables the rules path reads are built as for a classic shape (rows, columns,
@@ -234,13 +349,23 @@ static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
         if (u < 3 * n)
             for (int i = 0; i < n; i++) g->units_of[3 * g->unit_cells[u * n + i] + u / n] = u;
     }
-    for (int c = 0; c < size && !b.bad; c++) {
+    g->peer_start = malloc(sizeof(int) * ((size_t)size + 1));
+    g->house_order = malloc(sizeof(int) * ((size_t)size * (size_t)size + 1));
+    if (!g->peer_start || !g->house_order) b.bad = 2;
+    for (int c = 0, at = 0; c < size && !b.bad; c++) {
         int k = blob_int(&b, 0, size - 1);
+        g->peer_start[c] = at;
         for (int i = 0; i < k && !b.bad; i++) {
             int q = blob_int(&b, 0, size - 1);
-            if (q == c) b.bad = 1;
+            if (q == c || cs_has(&g->peer_mask[c], q)) b.bad = 1;  /* listed once, not itself */
             cs_add(&g->peer_mask[c], q);
+            g->house_order[at++] = q;
         }
+        g->peer_start[c + 1] = at;
+    }
+    if (!b.bad) {  /* the lists take what they need */
+        int *fit = realloc(g->house_order, sizeof(int) * ((size_t)g->peer_start[size] + 1));
+        if (fit) g->house_order = fit;
     }
     if (!b.bad) g->nscan = blob_int(&b, 0, nhouse);
     if (!b.bad) g->scan = blob_ints(&b, g->nscan, 3 * n, nhouse - 1);
@@ -276,7 +401,10 @@ static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
     }
     if (!b.bad) g->nlpair = blob_int(&b, 0, 64);
     if (!b.bad) g->lpairs = blob_ints(&b, 2 * g->nlpair, 0, g->nltype - 1);
+    if (!b.bad && b.at < len) geo_read_cages(g, &b);  /* killer's part, when there is one */
     if (!b.bad && b.at != len) b.bad = 1;
+    if (!b.bad && geo_cell_houses(g)) b.bad = g->cell_houses && g->ncell_houses ? 1 : 2;
+    if (!b.bad && geo_rules_chain_tables(g)) b.bad = 2;
     if (!b.bad) {
         g->blob = malloc((size_t)len);
         if (!g->blob) b.bad = 2;

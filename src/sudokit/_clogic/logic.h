@@ -32,6 +32,8 @@
 #define LG_MAXC (LG_MAXN * LG_MAXN)
 #define LG_MAXW ((LG_MAXC + 63) / 64)
 #define LG_MAXU (3 * LG_MAXN)
+#define LG_HMAX 8               /* houses of one cell: row, column, box, and the rules' extra
+                                   ones (group, window, two diagonals) */
 
 typedef uint64_t dmask;
 typedef struct { uint64_t w[LG_MAXW]; } cset;
@@ -120,7 +122,20 @@ typedef struct lgeo {
                                    else NULL */
     /* A rules geometry (geo_from_blob): houses beyond the classic three kinds, peers beyond
      * them (neighbour rules). Classic geometries have rules = 0 and none of these. */
+    int *cell_houses;           /* size * LG_HMAX: each cell's houses in SukakuExplainer's
+                                   region order (box, row, column, then the extra houses in
+                                   scan order: group, window, diagonals) */
+    int *ncell_houses;          /* size: how many */
+    int *cell_hidx;             /* size * LG_HMAX: the cell's index in each of those houses */
+    dmask *cell_hskip;          /* size * LG_HMAX: the indexes in each of those houses that are
+                                   no new peers of the cell (itself, cells of earlier houses):
+                                   the chain engine's on -> off order under rules */
+    int *nbr_start, *nbr;       /* rules: the peers no house gives (neighbour rules), per cell
+                                   nbr[nbr_start[c] .. nbr_start[c + 1]), in SK's order */
     int rules;
+    int *peer_start;            /* size + 1: cell c's peers are house_order[peer_start[c] ..
+                                   peer_start[c + 1]), in SukakuExplainer's order (its
+                                   visible cells; logic/_state.py visible_order) */
     int nhouse;                 /* houses: rows, columns, boxes (or jigsaw regions), extras */
     cset *xmask;                /* cells of each extra house (house nunit + i) */
     int nscan, *scan;           /* extra houses singles and hidden sets visit, in order */
@@ -130,6 +145,12 @@ typedef struct lgeo {
     int *ltype_flags;           /* per kind: 1 a line (row, column), 2 a box or region */
     int *ltype_of;              /* nltype * size: the house of each kind a cell is in, or -1 */
     int nlpair, *lpairs;        /* (kind1, kind2) pairs, in order */
+    /* Killer cages (a rules geometry whose blob has them; killer.c reads them): each cage's
+     * sum, size and cells (n slots each), the cage of each cell (-1: none), each cage's
+     * cells as a set; the groups of houses the rule of 45 reads (1 to 3 houses each). */
+    int ncage, *cage_total, *cage_len, *cage_cells, *cage_of;
+    cset *cage_mask;
+    int ngroup, *group_len, *group_houses;  /* group_houses: 3 slots per group */
     uint8_t *blob;              /* what it was built from (get_rules_geo finds it again) */
     Py_ssize_t bloblen;
     cset all;                   /* every cell */
@@ -141,6 +162,21 @@ static inline int lg_row(const lgeo *g, int c) { return g->units_of[3 * c]; }
 static inline int lg_col(const lgeo *g, int c) { return g->units_of[3 * c + 1]; }
 static inline int lg_box(const lgeo *g, int c) { return g->units_of[3 * c + 2]; }
 static inline const int *lg_unit(const lgeo *g, int u) { return g->unit_cells + u * g->n; }
+/* The houses of cell c in SukakuExplainer's region order; *k gets their count. */
+static inline const int *lg_houses(const lgeo *g, int c, int *k) {
+    *k = g->ncell_houses[c];
+    return g->cell_houses + c * LG_HMAX;
+}
+/* The peers of cell c in the order the wings and aligned exclusions search them (SE's house
+ * order; under rules SukakuExplainer's visible order); *k gets their count. */
+static inline const int *lg_peers(const lgeo *g, int c, int *k) {
+    if (g->peer_start) {
+        *k = g->peer_start[c + 1] - g->peer_start[c];
+        return g->house_order + g->peer_start[c];
+    }
+    *k = g->npeer;
+    return g->house_order + c * g->npeer;
+}
 /* The cells of house u as a cset: classic units and a rules geometry's extra houses alike. */
 static inline const cset *lg_mask(const lgeo *g, int u) {
     return u < g->nunit ? &g->unit_mask[u] : &g->xmask[u - g->nunit];
@@ -289,6 +325,16 @@ static inline int ls_solved(const lstate *s) { return cs_empty(&s->empty, s->g->
 
 /* ------------------------------------------------------------------ steps */
 
+/* Killer's step kinds (killer.c, killer45.c): kept apart so that other families' kinds can be
+ * added above them without touching these lines. */
+#define KILLER_STEP_KINDS(X)                                                                   \
+    X(K_CAGE_SINGLE, "cage-single")                                                            \
+    X(K_CAGE_COMBINATION, "cage-combination")                                                  \
+    X(K_CAGE_CONFINEMENT, "cage-confinement")                                                  \
+    X(K_CAGE_OVERLAP, "cage-overlap")                                                          \
+    X(K_INNIES, "innies")                                                                      \
+    X(K_OUTIES, "outies")
+
 /* Step kinds: the technique names steps carry (Step.technique), in one list. The Python side
  * reads the names from the module (STEP_KINDS). Add new ones at the end of their family. */
 #define LOGIC_STEP_KINDS(X)                                                                    \
@@ -351,7 +397,8 @@ static inline int ls_solved(const lstate *s) { return cs_empty(&s->empty, s->g->
     X(K_NESTED_2, "nested-forcing-chain-2")                                                    \
     X(K_NESTED_3, "nested-forcing-chain-3")                                                    \
     X(K_NESTED_4, "nested-forcing-chain-4")                                                    \
-    X(K_NESTED_5, "nested-forcing-chain-5")
+    X(K_NESTED_5, "nested-forcing-chain-5")                                                    \
+    KILLER_STEP_KINDS(X)
 
 #define LOGIC_KIND_ENUM(id, name) id,
 enum { LOGIC_STEP_KINDS(LOGIC_KIND_ENUM) K_NKINDS };

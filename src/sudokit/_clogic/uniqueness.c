@@ -52,15 +52,25 @@ static inline double round1(double x) { return __builtin_round(x * 10.0) / 10.0;
 
 /* ------------------------------------------------------------------ unique loops */
 
-typedef struct { uint64_t w[2]; } uset;  /* a set of units (3n <= 108) */
+/* A set of houses: the classic 3n (<= 108) fit two words, a rules geometry's up to 12n. */
+#define US_WORDS ((12 * LG_MAXN + 63) / 64)
+typedef struct { uint64_t w[US_WORDS]; } uset;
 
 static inline void us_add(uset *a, int u) { a->w[u >> 6] |= (uint64_t)1 << (u & 63); }
-static inline int us_meets(const uset *a, const uset *b) { return (a->w[0] & b->w[0]) || (a->w[1] & b->w[1]); }
+static inline int us_has(const uset *a, int u) { return (int)((a->w[u >> 6] >> (u & 63)) & 1); }
+static inline int us_meets(const uset *a, const uset *b, int uw) {
+    for (int i = 0; i < uw; i++) if (a->w[i] & b->w[i]) return 1;
+    return 0;
+}
+static inline int us_equal(const uset *a, const uset *b, int uw) {
+    for (int i = 0; i < uw; i++) if (a->w[i] != b->w[i]) return 0;
+    return 1;
+}
 
 typedef struct {
     const lstate *s;
     lsink *out;
-    int start;
+    int start, uw;             /* uw: words of a uset in use */
     dmask pair, not_pair;
     int v1, v2;
     uint8_t inboth[LG_MAXC];   /* cells with both digits */
@@ -78,11 +88,13 @@ static void ul_process(ul_ctx *x);
 static void ul_extend(ul_ctx *x, int cell, int allowed, dmask extra, int last, uset same, uset other) {
     const lgeo *g = x->s->g;
     const dmask *cand = x->s->cand;
-    int n = g->n;
-    /* box, row, column: SE's region order; kinds 0, 1, 2 */
-    int regs[3] = {lg_box(g, cell), lg_row(g, cell), lg_col(g, cell)};
-    for (int kind = 0; kind < 3; kind++) {
-        if (kind == last) continue;
+    int n = g->n, nregs;
+    /* box, row, column (then the rules' extra houses): SukakuExplainer's region order. A
+     * cell is in one house of each kind, so skipping the house the path arrived by is
+     * skipping its kind. */
+    const int *regs = lg_houses(g, cell, &nregs);
+    for (int kind = 0; kind < nregs; kind++) {
+        if (regs[kind] == last) continue;
         const int *uc = lg_unit(g, regs[kind]);
         for (int i = 0; i < n; i++) {
             int nxt = uc[i];
@@ -97,13 +109,12 @@ static void ul_extend(ul_ctx *x, int cell, int allowed, dmask extra, int last, u
             dmask m = cand[nxt];
             extra |= m & x->not_pair;
             int wide = dm_count(m) > 2;
-            if ((!wide || dm_count(extra) == 1 || allowed > 0) && !us_meets(&same, &x->ubits[nxt])) {
+            if ((!wide || dm_count(extra) == 1 || allowed > 0) && !us_meets(&same, &x->ubits[nxt], x->uw)) {
                 uset grown = same;
-                grown.w[0] |= x->ubits[nxt].w[0];
-                grown.w[1] |= x->ubits[nxt].w[1];
+                for (int w = 0; w < x->uw; w++) grown.w[w] |= x->ubits[nxt].w[w];
                 x->loop[x->len++] = nxt;
                 x->used[nxt] = 1;
-                ul_extend(x, nxt, allowed - wide, extra, kind, other, grown);
+                ul_extend(x, nxt, allowed - wide, extra, regs[kind], other, grown);
                 x->used[nxt] = 0;
                 x->len--;
                 if (x->stop) return;
@@ -114,16 +125,38 @@ static void ul_extend(ul_ctx *x, int cell, int allowed, dmask extra, int last, u
 
 static int ul_is_unique(const ul_ctx *x) {
     const lgeo *g = x->s->g;
-    uset even = {{0, 0}}, odd = {{0, 0}};
+    uset even, odd;
+    memset(&even, 0, sizeof even);
+    memset(&odd, 0, sizeof odd);
     for (int i = 0; i < x->len; i++) {
         uset *p = (i & 1) ? &odd : &even;
-        for (int k = 0; k < 3; k++) {
-            int u = g->units_of[3 * x->loop[i] + k];
-            if ((p->w[u >> 6] >> (u & 63)) & 1) return 0;
-            us_add(p, u);
+        int nh;
+        const int *hs = lg_houses(g, x->loop[i], &nh);
+        for (int k = 0; k < nh; k++) {
+            if (us_has(p, hs[k])) return 0;
+            us_add(p, hs[k]);
         }
     }
-    return even.w[0] == odd.w[0] && even.w[1] == odd.w[1];
+    return us_equal(&even, &odd, x->uw);
+}
+
+/* SukakuExplainer's check under neighbour rules (anti-king, anti-knight): a loop is no
+ * deadly pattern when a cell a neighbour rule ties to one of its cells (and no house does)
+ * may still hold either digit: that cell's value could tell the two solutions apart. */
+static int ul_restricted(const ul_ctx *x) {
+    const lstate *s = x->s;
+    const lgeo *g = s->g;
+    int nw = g->nw;
+    cset either;
+    cs_or(&either, &s->where[x->v1], &s->where[x->v2], nw);
+    for (int i = 0; i < x->len; i++) {
+        int c = x->loop[i], nh;
+        const int *hs = lg_houses(g, c, &nh);
+        cset tied = g->peer_mask[c];
+        for (int k = 0; k < nh; k++) cs_andnot(&tied, &tied, lg_mask(g, hs[k]), nw);
+        if (cs_meets(&tied, &either, nw)) return 1;
+    }
+    return 0;
 }
 
 static double ul_base(int size) {
@@ -190,6 +223,45 @@ typedef struct {
     int i1;
 } ul_t3;
 
+/* The naked set of a type 3 under rules, as SukakuExplainer takes it: each of its digits goes
+ * from every cell that sees all the set's cells holding it (c1 and c2 among them), whatever
+ * house or neighbour rule makes them see each other. */
+static int ul_naked_rules(ul_t3 *t, const int *picked, int k, dmask un) {
+    ul_ctx *x = t->x;
+    const lstate *s = x->s;
+    const lgeo *g = s->g;
+    int nw = g->nw, cells[LG_MAXN + 2], ncells = 0, d0;
+    for (int j = 0; j < k; j++) cells[ncells++] = t->unit[t->pos[picked[j]]];
+    cells[ncells++] = t->c1;
+    cells[ncells++] = t->c2;
+    cset victims[LG_MAXN], any;
+    cs_clear(&any, nw);
+    DM_FOREACH(d0, un) {
+        cset *v = &victims[d0];
+        *v = s->where[d0 + 1];
+        for (int i = 0; i < ncells; i++)
+            if ((s->cand[cells[i]] >> d0) & 1) cs_and(v, v, &g->peer_mask[cells[i]], nw);
+        cs_or(&any, &any, v, nw);
+    }
+    if (cs_empty(&any, nw)) return 0;
+    ul_begin(x, t->base + (t->degree - 1) * 0.1, 3);
+    CS_FOREACH(c, &any, nw) {
+        DM_FOREACH(d0, un) if (cs_has(&victims[d0], c)) lstep_elim(x->out, c, d0 + 1);
+    }
+    lstep_unit(x->out, t->u);
+    lstep_digit(x->out, x->v1);
+    lstep_digit(x->out, x->v2);
+    lstep_info(x->out, 2);
+    lstep_info(x->out, t->c1);
+    lstep_info(x->out, t->c2);
+    lstep_info(x->out, 1);
+    lstep_info(x->out, k);
+    for (int j = 0; j < k; j++) lstep_info(x->out, t->unit[t->pos[picked[j]]]);
+    DM_FOREACH(d0, un) lstep_info(x->out, d0 + 1);
+    ul_end(x);
+    return x->stop;
+}
+
 static int ul_naked_cb(void *ctx, const int *picked, int k, dmask un) {
     ul_t3 *t = ctx;
     ul_ctx *x = t->x;
@@ -205,6 +277,7 @@ static int ul_naked_cb(void *ctx, const int *picked, int k, dmask un) {
         inset |= (uint64_t)1 << p;
     }
     if (dm_count(inner) != t->degree) return 0;
+    if (s->g->rules) return ul_naked_rules(t, picked, k, un);
     int any = 0;
     for (int i = 0; i < n && !any; i++) {
         int c = unit[i];
@@ -268,6 +341,16 @@ static int ul_hidden_cb(void *ctx, const int *picked, int k, dmask un) {
     return x->stop;
 }
 
+/* The houses cells c1 and c2 share, in SukakuExplainer's region order; their count. */
+static int ul_shared(const lgeo *g, int c1, int c2, int *shared) {
+    int n1, n2, k = 0;
+    const int *h1 = lg_houses(g, c1, &n1), *h2 = lg_houses(g, c2, &n2);
+    for (int i = 0; i < n1; i++)
+        for (int j = 0; j < n2; j++)
+            if (h1[i] == h2[j]) shared[k++] = h1[i];
+    return k;
+}
+
 static void ul_type3(ul_ctx *x, double base, int c1, int c2, dmask rest) {
     const lstate *s = x->s;
     const lgeo *g = s->g;
@@ -275,18 +358,14 @@ static void ul_type3(ul_ctx *x, double base, int c1, int c2, dmask rest) {
     int others[LG_MAXN], nothers = 0;
     for (int d = 1; d <= n; d++)
         if (d != x->v1 && d != x->v2 && !((rest >> (d - 1)) & 1)) others[nothers++] = d;
-    /* the units c1 and c2 share, box, row, column */
-    int shared[3], nshared = 0;
-    int r1[3] = {lg_box(g, c1), lg_row(g, c1), lg_col(g, c1)};
-    int r2[3] = {lg_box(g, c2), lg_row(g, c2), lg_col(g, c2)};
-    for (int k = 0; k < 3; k++)
-        if (r1[k] == r2[k]) shared[nshared++] = r1[k];
+    /* the houses c1 and c2 share, in SukakuExplainer's region order */
+    int shared[LG_HMAX], nshared = ul_shared(g, c1, c2, shared);
     if (!nshared) return;
     /* per shared unit: empty count, naked items, hidden items */
-    int empty[3], npos[3], nhid[3], i1s[3];
-    int pos[3][LG_MAXN], hid[3][LG_MAXN];
-    dmask nmask[3][LG_MAXN], hmask[3][LG_MAXN], vplaces[3];
-    for (int k = 0; k < 3 && k < nshared; k++) {
+    int empty[LG_HMAX], npos[LG_HMAX], nhid[LG_HMAX], i1s[LG_HMAX];
+    int pos[LG_HMAX][LG_MAXN], hid[LG_HMAX][LG_MAXN];
+    dmask nmask[LG_HMAX][LG_MAXN], hmask[LG_HMAX][LG_MAXN], vplaces[LG_HMAX];
+    for (int k = 0; k < nshared; k++) {
         const int *unit = lg_unit(g, shared[k]);
         int i2 = -1;
         empty[k] = 0; npos[k] = 0; nhid[k] = 0; i1s[k] = -1;
@@ -345,19 +424,17 @@ static void ul_type4(ul_ctx *x, double base, int c1, int c2) {
     const lstate *s = x->s;
     const lgeo *g = s->g;
     int nw = g->nw;
-    int r1[3] = {lg_box(g, c1), lg_row(g, c1), lg_col(g, c1)};
-    int r2[3] = {lg_box(g, c2), lg_row(g, c2), lg_col(g, c2)};
+    int shared[LG_HMAX], nshared = ul_shared(g, c1, c2, shared);
     int lock1 = -1, lock2 = -1;
-    for (int k = 0; k < 3; k++) {
-        if (r1[k] != r2[k]) continue;
-        const cset *um = &g->unit_mask[r1[k]];
+    for (int k = 0; k < nshared; k++) {
+        const cset *um = lg_mask(g, shared[k]);
         cset t;
         cs_and(&t, &s->where[x->v1], um, nw);
         cs_del(&t, c1); cs_del(&t, c2);
-        if (cs_empty(&t, nw)) lock1 = r1[k];
+        if (cs_empty(&t, nw)) lock1 = shared[k];
         cs_and(&t, &s->where[x->v2], um, nw);
         cs_del(&t, c1); cs_del(&t, c2);
-        if (cs_empty(&t, nw)) lock2 = r1[k];
+        if (cs_empty(&t, nw)) lock2 = shared[k];
     }
     int unit, lock, remove;
     if (lock1 >= 0) { unit = lock1; lock = x->v1; remove = x->v2; }
@@ -379,6 +456,7 @@ static void ul_type4(ul_ctx *x, double base, int c1, int c2) {
 /* A closed path of x->len cells: if it is a unique loop not seen before, its hints. */
 static void ul_process(ul_ctx *x) {
     if (!ul_is_unique(x)) return;
+    if (x->s->g->rules && ul_restricted(x)) return;
     const lstate *s = x->s;
     int nw = s->g->nw;
     cset mask;
@@ -424,6 +502,7 @@ static void lf_unique_loops(const lstate *s, lsink *out) {
     ul_ctx *x = malloc(sizeof(ul_ctx));
     if (!x) { out->failed = 1; goto done; }
     x->s = s; x->out = out; x->seen = NULL; x->nseen = x->capseen = 0; x->stop = 0;
+    x->uw = ((g->rules ? g->nhouse : g->nunit) + 63) / 64;
     memset(x->used, 0, (size_t)size);
     for (int start = 0; start < size && !x->stop; start++) {
         dmask m = s->cand[start];
@@ -435,8 +514,11 @@ static void lf_unique_loops(const lstate *s, lsink *out) {
         memset(x->inboth, 0, (size_t)size);
         CS_FOREACH(c, &both, nw) {
             x->inboth[c] = 1;
-            uset b = {{0, 0}};
-            for (int k = 0; k < 3; k++) us_add(&b, g->units_of[3 * c + k]);
+            uset b;
+            memset(&b, 0, sizeof b);
+            int nh;
+            const int *hs = lg_houses(g, c, &nh);
+            for (int k = 0; k < nh; k++) us_add(&b, hs[k]);
             x->ubits[c] = b;
         }
         x->start = start;
@@ -444,7 +526,8 @@ static void lf_unique_loops(const lstate *s, lsink *out) {
         x->v1 = lo; x->v2 = hi;
         x->loop[0] = start; x->len = 1;
         x->used[start] = 1;
-        uset none = {{0, 0}};
+        uset none;
+        memset(&none, 0, sizeof none);
         ul_extend(x, start, 2, 0, -1, none, x->ubits[start]);
         x->used[start] = 0;
     }

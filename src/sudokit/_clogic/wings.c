@@ -1,7 +1,8 @@
 /*
  * XY-Wing and XYZ-Wing (reference: tests/logic/pyref/wings.py). Sudoku Explainer's order
  * (XYWing): pivots by cell; for each, the first pincer and then the second among the pivot's
- * peers in SE's house order (lgeo.house_order).
+ * peers in SE's house order (lgeo.house_order; under rules SukakuExplainer's visible order,
+ * lg_peers): the pincers are any two peers of the pivot, the victims the common peers.
  *
  * Info: the candidate masks of pivot, pincer 1 and pincer 2, each as two ints (bits 0..29,
  * then the bits above), since a mask of a 36-digit grid does not fit an int.
@@ -9,11 +10,11 @@
 
 static void wings(const lstate *s, lsink *out, int xyz) {
     const lgeo *g = s->g;
-    int nw = g->nw, np = g->npeer, pivot_size = xyz ? 3 : 2;
+    int nw = g->nw, np, pivot_size = xyz ? 3 : 2;
     for (int pivot = 0; pivot < g->size; pivot++) {
         dmask xy = s->cand[pivot];
         if (dm_count(xy) != pivot_size) continue;
-        const int *houses = g->house_order + pivot * np;
+        const int *houses = lg_peers(g, pivot, &np);
         for (int a = 0; a < np; a++) {
             int p1 = houses[a];
             dmask xz = s->cand[p1];

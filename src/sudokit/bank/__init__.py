@@ -43,6 +43,7 @@ from ..generator import Dig
 from ..rating import Level
 from ._adding import add_rated
 from ._entries import (
+    UNRATED,
     Entry,
     Lines,
     Pending,
@@ -64,7 +65,7 @@ from ._entries import (
     without_gc,
 )
 from ._fill import KeepPath, check_fill, entries_of, run_key
-from ._query import Filters, Stored, hardest_first, in_key_order, stored_of
+from ._query import Filters, Stored, hardest_first, in_key_order, rules_kind, stored_of
 from ._rows import (
     COLUMNS,
     WRITE_LOCK,
@@ -497,8 +498,13 @@ class Bank:
             ):
                 stmt = sa.select(col, sa.func.count()).group_by(col)
                 counts = {("unknown" if k is None else k): int(v) for k, v in conn.execute(stmt)}
+                if name == "rules":  # killers by kind: each cage layout is its own rules
+                    kinds: dict[str, int] = {}
+                    for k, v in counts.items():
+                        kinds[rules_kind(k)] = kinds.get(rules_kind(k), 0) + v
+                    counts = kinds
                 if name == "level":
-                    order = [str(lv) for lv in Level]
+                    order = [*(str(lv) for lv in Level), UNRATED]
                     out[name] = {k: counts[k] for k in order if k in counts}
                 elif name == "clues":
                     out[name] = {str(k): counts[k] for k in sorted(counts)}

@@ -51,7 +51,9 @@ from ._stated import YES_NO, Stated, stated_in_text, stated_of
 __all__ = [
     "Entry",
     "Pending",
+    "NO_RATING",
     "Refusal",
+    "UNRATED",
     "Stated",
     "Unrated",
     "entry_of",
@@ -188,7 +190,15 @@ _new_entry = partial(tuple.__new__, Entry)
 
 @lru_cache(maxsize=1024)
 def _level_name(er: float) -> str:
-    return str(Level.of(er))
+    return UNRATED if er == NO_RATING else str(Level.of(er))
+
+
+#: The level column of a puzzle stored without a rating: a killer the rating cannot finish (it
+#: needs a technique that does not run under cages yet); its ER, EP and ED are
+#: :data:`NO_RATING`.
+UNRATED = "unrated"
+#: The ER, EP and ED of a puzzle stored unrated: below SE's scale, which starts at 1.0.
+NO_RATING = 0.0
 
 
 #: The ``puzzles`` columns an :class:`Entry` fills (:meth:`Entry.values`).
@@ -696,9 +706,13 @@ def _entry(
         try:
             full = rate(grid)
         except InvalidRulesError as e:  # a technique it needs does not run under its rules
-            name = item.where.rsplit(":", 1)[0]
-            return Refusal(item.record.line, f"{name}, line {item.record.line}: {e}")
-        techniques = tuple(sorted({step.technique for step in full.steps}))
+            if grid.rules.cages is None:
+                name = item.where.rsplit(":", 1)[0]
+                return Refusal(item.record.line, f"{name}, line {item.record.line}: {e}")
+            # a killer: kept, with its grade unknown, until the techniques it needs run there
+            full = Rating(NO_RATING, NO_RATING, NO_RATING, False, None)
+        else:
+            techniques = tuple(sorted({step.technique for step in full.steps}))
         rating = replace(full, steps=(), hodoku=hodoku_of(grid))
     minimal = s.minimal if s.minimal is not None and not rerate else None
     if minimal is None:

@@ -19,10 +19,10 @@ from ..difficulty import step_names
 from ..engine import unique_solution
 from ..rating import Level, Rating
 from ..rules import CLASSIC, Rules
-from ._entries import grid_of_line
+from ._entries import UNRATED, grid_of_line
 from ._schema import puzzles, techniques
 
-__all__ = ["Filters", "Stored", "hardest_first", "in_key_order", "stored_of"]
+__all__ = ["Filters", "Stored", "hardest_first", "in_key_order", "rules_kind", "stored_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Filters:
 
     def __post_init__(self) -> None:
         if self.rules is not None:
-            object.__setattr__(self, "rules", Rules.parse(str(self.rules)))
+            object.__setattr__(self, "rules", _rules_filter(str(self.rules)))
         if self.shape is not None:
             object.__setattr__(self, "shape", Shape.of(self.shape))
         for name in self.require:
@@ -49,17 +49,27 @@ class Filters:
                 f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
             )
 
-    def levels(self) -> list[Level]:
-        """The levels a matching puzzle can have, easiest first: the level asked for, else
-        those an ER range reaches (a stored level is :meth:`Level.of` its ER, which grows
-        with the ER), else all. Random picks and the hardest first go level by level
-        over the ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
+    def levels(self) -> list[str]:
+        """The level columns a matching puzzle can have, easiest first: the level asked for,
+        else those an ER range reaches (a stored level is :meth:`Level.of` its ER, which
+        grows with the ER), else all, ``unrated`` first (killers stored without a grade,
+        whose ER reads 0.0). Random picks and the hardest first go level by level over the
+        ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
         if self.level is not None:
-            return [self.level]
+            return [str(self.level)]
         if self.er is not None:
             lo, hi = self.er
-            return [] if lo > hi else [lv for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
-        return list(Level)
+            return (
+                [] if lo > hi else [str(lv) for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
+            )
+        return [UNRATED, *map(str, Level)]
+
+    def killer_kind(self) -> tuple[str, ...] | None:
+        """The other rules asked for with ``killer`` named bare (any cages): ``()`` for
+        ``killer``, ``("x",)`` for ``killer+x``; None when the filter is not of that kind."""
+        if not isinstance(self.rules, str):
+            return None
+        return tuple(p for p in self.rules.split("+") if p != "killer")
 
     def where(self) -> list[sa.ColumnElement[bool]]:
         p = puzzles.c
@@ -74,7 +84,12 @@ class Filters:
             out.append(p.shape == str(self.shape))
         if self.symmetry is not None:
             out.append(p.symmetry == self.symmetry)
-        if self.rules is not None:
+        kind = self.killer_kind()
+        if kind is not None:  # the cage map holds no '+': the extras follow the first one
+            extras = "".join(f"+{e}" for e in kind)
+            out.append(p.rules.like(f"killer:%{extras}"))
+            out.append(sa.not_(p.rules.like(f"killer:%+%{extras}")))
+        elif self.rules is not None:
             out.append(p.rules == str(self.rules))
         for name in self.require:
             used = sa.select(techniques.c.id).where(
@@ -82,6 +97,24 @@ class Filters:
             )
             out.append(used.exists())
         return out
+
+
+def _rules_filter(text: str) -> Rules | str:
+    """The rules a filter asks for: a :class:`Rules` value, or, when ``killer`` is named
+    without its cages (any killer), the kind's canonical text (``killer``, ``killer+x``)."""
+    parts = [p.strip() for p in text.split("+")]
+    if "killer" not in (p.lower() for p in parts):
+        return Rules.parse(text)
+    others = Rules.parse("+".join(p for p in parts if p.lower() != "killer") or "classic")
+    if others.regions is not None:
+        raise ValueError(f"rules {text!r}: killer with a jigsaw needs its cages")
+    return "+".join(("killer", *others.extras))
+
+
+def rules_kind(text: str) -> str:
+    """A rules text as ``bank stats`` counts it: killer cages left out (``killer``,
+    ``killer+x``), since every killer layout is its own rules; others as they are."""
+    return "+".join("killer" if p.startswith("killer:") else p for p in text.split("+"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +129,18 @@ class Stored:
     symmetry: str  # of the shown form
     minimal: bool | None
     rating: Rating  # no steps; hardest None when the record that brought it did not say
+    # (a killer stored without a grade has ER, EP and ED 0.0: see ``rated``)
     techniques: tuple[str, ...] | None  # None: path not known
     source: str
     seed: int | None
     index: int | None
     added: datetime
     rules: Rules = CLASSIC  # the grids carry them too
+
+    @property
+    def rated(self) -> bool:
+        """Whether the puzzle has a rating (a killer may be stored without one)."""
+        return self.rating.er > 0.0
 
     def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
         """A random relabelled and transformed copy of the puzzle and its solution, with the
@@ -129,7 +168,7 @@ def in_key_order(
     base: sa.Select[Any],
     where: sa.ColumnElement[bool],
     want: int,
-    levels: list[Level],
+    levels: list[str],
 ) -> list[Any]:
     """The first ``want`` rows of ``base`` that match ``where``, in ``rkey`` order: one range
     scan of the ``(level, rkey)`` index a level that ``base`` can match, merged: the same rows
@@ -137,16 +176,14 @@ def in_key_order(
     insert to keep."""
     ordered = base.where(where).order_by(puzzles.c.rkey).limit(want)
     rows = [
-        row
-        for level in levels
-        for row in conn.execute(ordered.where(puzzles.c.level == str(level)))
+        row for level in levels for row in conn.execute(ordered.where(puzzles.c.level == level))
     ]
     rows.sort(key=lambda row: row.rkey)
     return rows[:want]
 
 
 def hardest_first(
-    conn: Connection, base: sa.Select[Any], limit: int, levels: list[Level]
+    conn: Connection, base: sa.Select[Any], limit: int, levels: list[str]
 ) -> list[Any]:
     """The first ``limit`` rows of ``base`` by ER from the highest (then id), level by level
     from the hardest: a level's rows all rate above an easier level's, so only the levels
@@ -155,7 +192,7 @@ def hardest_first(
     for level in reversed(levels):
         if len(rows) >= limit:
             break
-        stmt = base.where(puzzles.c.level == str(level)).order_by(puzzles.c.er.desc(), puzzles.c.id)
+        stmt = base.where(puzzles.c.level == level).order_by(puzzles.c.er.desc(), puzzles.c.id)
         rows += conn.execute(stmt.limit(limit - len(rows)))
     return rows
 
@@ -165,7 +202,10 @@ def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
     rules = CLASSIC if row.rules == "classic" else Rules.parse(row.rules)
     shown = grid_of_line(row.shown, shape, rules)
     # the rules column is the shown form's; a jigsaw's canonical form has its layout moved
-    form_rules = rules if rules.regions is None else canonical(shown).grid.rules
+    # and a killer's its cages
+    form_rules = (
+        rules if rules.regions is None and rules.cages is None else canonical(shown).grid.rules
+    )
     grade = None
     if row.hodoku_level is not None and row.hodoku_score is not None:
         from ..logic.hodoku import HodokuGrade

@@ -135,6 +135,17 @@ def rules_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
+def bank_rules_arg(text: str) -> str:
+    """:func:`rules_arg` for the bank's filters, where ``killer`` without its cages asks for
+    every killer (``killer+x``: every killer-X)."""
+    from ..bank import Filters
+
+    try:
+        return str(Filters(rules=text).rules)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def layout_rules_arg(text: str) -> str:
     """:func:`rules_arg` for ``generate``, where ``jigsaw`` without a map asks for a random
     layout a puzzle."""
@@ -164,7 +175,8 @@ def rules_option(p: argparse.ArgumentParser | Any, *, listed: bool = False) -> N
             "rules beyond the classic ones, joined by + (e.g. x+windoku): "
             + known
             + more
-            + "; plain jigsaw: a random region layout for each puzzle (with the symmetry)"
+            + "; plain jigsaw: a random region layout for each puzzle (with the symmetry); "
+            "plain killer: a random cage layout for each puzzle, unique with no givens"
         )
     else:
         help_text = (

@@ -13,6 +13,7 @@ from .._shape import Shape
 from ..errors import ClusterError, GenerationError
 from .args import (
     Fail,
+    bank_rules_arg,
     book_options,
     book_settings,
     clues_arg,
@@ -23,7 +24,6 @@ from .args import (
     range_arg,
     readable,
     record_format_arg,
-    rules_arg,
     seconds,
     shape_arg,
     source_of,
@@ -118,8 +118,9 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     filters.add_argument("--symmetry", choices=list(SYMMETRIES), help="of the shown pattern")
     filters.add_argument(
         "--rules",
-        type=rules_arg,
-        help="the puzzles' rules, exactly: classic, or joined by + (e.g. x+windoku)",
+        type=bank_rules_arg,
+        help="the puzzles' rules, exactly: classic, or joined by + (e.g. x+windoku); killer "
+        "without its cages for every killer (killer+x: every killer-X)",
     )
     filters.add_argument("--limit", type=positive, help="at most N puzzles")
     filters.add_argument(
@@ -330,7 +331,12 @@ def _bank_query(args: argparse.Namespace, err: TextIO) -> int:
         for s, puzzle, solution, facts in served:
             out.write(
                 format_facts(
-                    puzzle, solution, facts, s.rating, args.format, with_solution=args.with_solution
+                    puzzle,
+                    solution,
+                    facts,
+                    s.rating if s.rated else None,  # a killer stored without a grade
+                    args.format,
+                    with_solution=args.with_solution,
                 )
             )
     return 0
@@ -343,8 +349,8 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
     for s, puzzle, _, facts in _bank_served(args, with_solution=False):
         seed, index = facts.get("seed"), facts.get("index")
         label = Label(
-            level=str(s.rating.level),
-            er=s.rating.er,
+            level=str(s.rating.level) if s.rated else None,
+            er=s.rating.er if s.rated else None,
             seed=seed if isinstance(seed, int) else None,
             index=index if isinstance(index, int) else None,
         )

@@ -159,6 +159,8 @@ def _canon(args: argparse.Namespace, err: TextIO) -> int:
                 text = f"# {key}\n{text}"
             elif args.id:
                 text = f"{text} {key}"
+            if fmt == "line" and not form.rules.is_classic:  # the form's rules, as records say
+                text = f"{text} # rules={form.rules}"  # (a jigsaw's or killer's moved with it)
             out.write(text + ("\n\n" if fmt == "pretty" else "\n"))
     return status
 

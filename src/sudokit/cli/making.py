@@ -66,6 +66,13 @@ def generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: boo
     )
     rules_option(g, listed=True)
     g.add_argument(
+        "--cage-sizes",
+        metavar="LO-HI",
+        help="with --rules killer: cages of LO to HI cells (default 1-5, never more than the "
+        "side); --clues N then places N givens beside the cages, --minimal asks for layouts "
+        "minimal in cages",
+    )
+    g.add_argument(
         "--symmetry",
         choices=[*SYMMETRIES, "random"],
         default="rot180",
@@ -103,7 +110,8 @@ def generate_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: boo
     d.add_argument(
         "--level",
         help="easy (ER 1.0-1.2), medium (1.3-1.5), hard (1.6-2.5), fiendish "
-        "(2.6-6.0) or diabolical (6.1 and over)",
+        "(2.6-6.0) or diabolical (6.1 and over); for --rules killer: easy, medium, hard or "
+        "extreme (the least set of techniques that solves it; docs/rating.md)",
     )
     d.add_argument("--er", type=range_arg, help="ER range, e.g. 6.5-8.0 (or one value)")
     d.add_argument(
@@ -241,6 +249,7 @@ def _generate(args: argparse.Namespace, err: TextIO) -> int:
         request = Request.of(
             shape=args.shape,
             rules=args.rules,
+            cage_sizes=args.cage_sizes,
             symmetry=args.symmetry,
             clues=args.clues,
             max_clues=args.max_clues,

@@ -224,7 +224,7 @@ def _rate(args: argparse.Namespace, err: TextIO) -> int:
 def _explain(args: argparse.Namespace, err: TextIO) -> int:
     import json
 
-    from ..logic import Candidates, select, solve_steps
+    from ..logic import SE_ORDER, Candidates, rules_cut, select, solve_steps
 
     try:
         techniques = select(args.techniques.split(",")) if args.techniques else None
@@ -259,14 +259,27 @@ def _explain(args: argparse.Namespace, err: TextIO) -> int:
                         out.write(format_candidates(state.shape, state.masks()) + "\n")
                     out.write(f"{count}. [{step.rating:.1f}] {step.text}\n")
             solved = state.is_solved()
+            # Under rules the path stops before the first technique that does not run there
+            # yet: a stuck path says which one it may need.
+            cut = None
+            if not solved and not rec.grid.rules.is_classic:
+                cut = rules_cut(techniques if techniques is not None else SE_ORDER)
             if args.format == "json":
                 grid = state.to_grid().to_line()
                 final = {"solved": solved, "steps": count, "line": rec.line, "grid": grid}
+                if cut is not None:
+                    final["needs"] = cut.slug
                 out.write(json.dumps(final) + "\n")
             elif solved:
                 out.write("Solved.\n")
             else:
                 out.write(f"Stuck after {count} steps at {state.to_grid().to_line()}\n")
+                if cut is not None:
+                    out.write(
+                        f"Under rules {str(rec.grid.rules)!r} the logic engine stops before "
+                        f"{cut.slug}: it and the techniques after it do not run under rules "
+                        "beyond the classic ones yet, and this position may need them.\n"
+                    )
                 out.write(format_candidates(state.shape, state.masks()) + "\n")
             if not solved:
                 status = 1

@@ -9,6 +9,11 @@ Terms (ipuz's Sudoku fields, and how sudokit uses them):
   ipuz counts cells). sudokit writes every house its rules add: a jigsaw's regions (with
   ``"boxes": false``), the two diagonals, the windows, the disjoint groups. Reading, it
   recognises them from their cells; zones that are none of these are refused by name.
+- ``cages``: killer cages, each a CalcSpec ``{"cells": [[column, row], ...], "value": sum,
+  "operator": "+"}`` (cells counted like the zones'); sudokit writes them with
+  ``"cageborder": "dashed"`` and ``"showoperators": false`` (a killer's cages all add), and
+  reads cages whose operator is ``+`` or left out. A cage's errors name it (its sum and first
+  cell).
 - The neighbour rules and the relation (anti-knight, anti-king, non-consecutive) have no
   ipuz field: sudokit writes its rules' text form as the extension field ``sudokit:rules``
   (which it reads back first) and states them in words in ``intro``, which ipuz readers
@@ -21,6 +26,10 @@ Terms (ipuz's Sudoku fields, and how sudokit uses them):
 (['http://ipuz.org/sudoku#1'], 2, [[1, 1], [2, 2]])
 >>> from_ipuz(data) == g
 True
+>>> killer = "killer:AABB CCDB EEDF GGHF / 3,9,7,5,4,6,5,2"
+>>> k = to_ipuz(Grid("." * 16, shape=Shape(2, 2), rules=killer))
+>>> k["cages"][0], k["cageborder"]
+({'cells': [[1, 1], [2, 1]], 'value': 3, 'operator': '+'}, 'dashed')
 """
 
 from __future__ import annotations
@@ -32,8 +41,9 @@ from typing import Any, Final
 from .._grid import Grid
 from .._shape import Shape, cell_name
 from .._text import DEFAULT_ALPHABET
+from ..cages import Cage, Cages
 from ..errors import InvalidPuzzleError, InvalidRulesError
-from ..rules import Rules, geometry, refuse_cages
+from ..rules import Rules, geometry
 from .fpuzzles import default_box, shape_and_regions
 from .statement import rules_statement
 
@@ -60,7 +70,6 @@ def to_ipuz(
     given."""
     grid = Grid.of(grid)
     shape, rules, n = grid.shape, grid.rules, grid.shape.n
-    refuse_cages(rules, "the ipuz form")
     out: dict[str, Any] = {"version": _VERSION, "kind": [IPUZ_KIND]}
     if title is not None:
         out["title"] = title
@@ -85,6 +94,12 @@ def to_ipuz(
             _zone(house, n)
             for house, name in zip(geo.houses, geo.house_names, strict=True)
             if name.startswith(_ZONE_HOUSES) or (not boxes and name.startswith("box"))
+        ]
+    if rules.cages is not None:
+        out["cageborder"] = "dashed"
+        out["showoperators"] = False
+        out["cages"] = [
+            {**_zone(cage.cells, n), "value": cage.total, "operator": "+"} for cage in rules.cages
         ]
     return out
 
@@ -147,10 +162,14 @@ def from_ipuz(data: Mapping[str, Any] | str) -> Grid:
         raise InvalidPuzzleError(f'ipuz "{RULES_FIELD}" must be text such as "x+windoku"')
     extras, labels = _houses_of_zones(data, n)
     shape, regions = shape_and_regions(n, labels, "ipuz")
-    rules = Rules.of(extras, regions=regions)
+    rules = Rules.of(extras, regions=regions, cages=_cages(data, n))
     if stated is not None:
         given = Rules(stated)
-        if given.regions != rules.regions or not set(rules.extras) <= set(given.extras):
+        if (
+            given.regions != rules.regions
+            or not set(rules.extras) <= set(given.extras)
+            or (rules.cages is not None and given.cages != rules.cages)
+        ):
             raise InvalidPuzzleError(
                 f'ipuz "{RULES_FIELD}" {stated!r} differs from the houses its zones make '
                 f"({str(rules)!r})"
@@ -159,20 +178,62 @@ def from_ipuz(data: Mapping[str, Any] | str) -> Grid:
     return Grid.from_cells(cells, shape, rules=rules)
 
 
-def _zone_cells(zone: object, n: int, index: int, base: int) -> frozenset[int]:
+def _zone_cells(
+    zone: object, n: int, index: int, base: int, field: str = "zones"
+) -> frozenset[int]:
     cells = zone.get("cells") if isinstance(zone, Mapping) else None
     if not isinstance(cells, list) or not cells:
-        raise InvalidPuzzleError(f'ipuz "zones" {index + 1}: needs "cells"')
+        raise InvalidPuzzleError(f'ipuz "{field}" {index + 1}: needs "cells"')
     out = set()
     for xy in cells:
         ok = isinstance(xy, list) and len(xy) == 2 and all(type(v) is int for v in xy)
         x, y = (xy[0] - base, xy[1] - base) if ok else (-1, -1)
         if not (0 <= x < n and 0 <= y < n):
             raise InvalidPuzzleError(
-                f'ipuz "zones" {index + 1}: {xy!r} is not a cell [column, row] of the grid'
+                f'ipuz "{field}" {index + 1}: {xy!r} is not a cell [column, row] of the grid'
             )
         out.add(y * n + x)
     return frozenset(out)
+
+
+def _base(groups: list[Any]) -> int:
+    """1, as ipuz counts cells, unless a cell of ``groups`` has a coordinate 0 (some writers
+    count from 0)."""
+    coords = [
+        v
+        for z in groups
+        if isinstance(z, Mapping) and isinstance(z.get("cells"), list)
+        for xy in z["cells"]
+        if isinstance(xy, list)
+        for v in xy
+    ]
+    return 0 if 0 in coords else 1
+
+
+def _cages(data: Mapping[str, Any], n: int) -> Cages | None:
+    """The killer cages of ``cages`` (None when there are none): CalcSpecs that add."""
+    specs = data.get("cages")
+    if not specs:
+        return None
+    if not isinstance(specs, list):
+        raise InvalidPuzzleError('ipuz "cages" must be a list')
+    base = _base(specs)
+    made = []
+    for i, spec in enumerate(specs):
+        cells = _zone_cells(spec, n, i, base, "cages")
+        value = spec.get("value")
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if type(value) is not int:
+            raise InvalidPuzzleError(f'ipuz "cages" {i + 1}: "value" {value!r} is not a sum')
+        operator = spec.get("operator", "+")
+        if operator != "+":
+            raise InvalidPuzzleError(
+                f'ipuz "cages" {i + 1}: operator {operator!r}; sudokit reads killer cages, '
+                'which add ("+")'
+            )
+        made.append(Cage(tuple(sorted(cells)), value))
+    return Cages(n, made)
 
 
 def _houses_of_zones(data: Mapping[str, Any], n: int) -> tuple[list[str], list[int | None]]:
@@ -182,15 +243,7 @@ def _houses_of_zones(data: Mapping[str, Any], n: int) -> tuple[list[str], list[i
     zones = data.get("zones") or []
     if not isinstance(zones, list):
         raise InvalidPuzzleError('ipuz "zones" must be a list')
-    coords = [
-        v
-        for z in zones
-        if isinstance(z, Mapping) and isinstance(z.get("cells"), list)
-        for xy in z["cells"]
-        if isinstance(xy, list)
-        for v in xy
-    ]
-    base = 0 if 0 in coords else 1  # ipuz counts from 1; some writers count from 0
+    base = _base(zones)
     found = [_zone_cells(z, n, i, base) for i, z in enumerate(zones)]
     extras = []
     # the groups depend on the box shape, which the regions give only later: try each

@@ -27,15 +27,25 @@ from ._solver import (
     run_path,
     solve_path,
     solve_steps,
+    with_killer,
 )
 from ._state import Candidates
 from ._step import STEP_SCHEMA, Link, Step, apply
-from ._table import ALL_ORDER, HODOKU_TECHNIQUES, SE_ORDER, TECHNIQUES, Technique, select
+from ._table import (
+    ALL_ORDER,
+    HODOKU_TECHNIQUES,
+    KILLER,
+    SE_ORDER,
+    TECHNIQUES,
+    Technique,
+    select,
+)
 
 __all__ = [
     "ALL_ORDER",
     "RULES_TECHNIQUES",
     "HODOKU_TECHNIQUES",
+    "KILLER",
     "SE_ORDER",
     "STEP_SCHEMA",
     "TECHNIQUES",
@@ -49,6 +59,7 @@ __all__ = [
     "Technique",
     "apply",
     "for_rules",
+    "with_killer",
     "hint",
     "next_step",
     "rules_cut",

@@ -21,7 +21,7 @@ from ..rules import Rules
 from ._native import CAPPED, IN_C, SOLVED, STUCK, TECH_ID, StepPath, from_data, path, position
 from ._state import Candidates
 from ._step import Step, apply, cell_list
-from ._table import SE_ORDER, Technique, select
+from ._table import KILLER, SE_ORDER, Technique, select
 
 __all__ = [
     "RULES_TECHNIQUES",
@@ -35,6 +35,7 @@ __all__ = [
     "run_path",
     "solve_path",
     "solve_steps",
+    "with_killer",
 ]
 
 
@@ -77,10 +78,29 @@ def for_rules(techniques: Sequence[Technique], rules: Rules) -> Sequence[Techniq
     """``techniques`` as the solver tries them under ``rules``: all of them for the classic
     rules; else those before the first that does not run under rules yet (a later technique
     alone would take steps the missing one would have taken first, and the path would not be
-    Sudoku Explainer's)."""
+    Sudoku Explainer's). Under killer cages, an order that names no killer technique (SE's,
+    by default) takes them all, each at its rating's place (:func:`with_killer`)."""
     if rules.is_classic:
         return techniques
+    if rules.cages is not None:
+        techniques = with_killer(tuple(techniques))
     return _rules_prefix(tuple(techniques))
+
+
+@lru_cache(maxsize=64)
+def with_killer(techniques: tuple[Technique, ...]) -> tuple[Technique, ...]:
+    """``techniques`` with killer's (:data:`~sudokit.logic.KILLER`) merged in by rating, each
+    after the techniques rated no higher, unless it names one of them already (a chosen set
+    is kept as chosen: a rating capped below some killer techniques passes them capped)."""
+    if any(t in KILLER for t in techniques):
+        return techniques
+    merged: list[Technique] = []
+    rest = list(KILLER)
+    for t in techniques:
+        while rest and rest[0].rating < t.rating:
+            merged.append(rest.pop(0))
+        merged.append(t)
+    return (*merged, *rest)
 
 
 def in_c(techniques: Sequence[Technique]) -> tuple[int, ...] | None:
@@ -336,6 +356,13 @@ def _where(step: Step) -> list[int]:
     return [2 * shape.n + b for b in boxes[:2]]
 
 
+def _article(name: str) -> str:
+    """``a `` or ``an `` before a technique's name, nothing before a plural (innies)."""
+    if name.endswith("ies"):
+        return ""
+    return "an " if name[0] in "aeio" else "a "  # (a unique rectangle)
+
+
 def hint(
     puzzle: Grid | Candidates | str,
     detail: int = 1,
@@ -359,8 +386,8 @@ def hint(
         text = step.text
     elif detail == 2:
         digits = "/".join(map(str, step.digits)) or "the marked digits"
-        text = f"Look for a {name} on {digits} in {cell_list(shape, _pattern(step))}"
+        text = f"Look for {_article(name)}{name} on {digits} in {cell_list(shape, _pattern(step))}"
     else:
         where = " and ".join(step.unit_name(u) for u in _where(step))
-        text = f"Look for a {name} in {where}"
+        text = f"Look for {_article(name)}{name} in {where}"
     return Hint(detail, text, step)

@@ -15,6 +15,7 @@ Terms:
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from math import isqrt
@@ -22,7 +23,7 @@ from math import isqrt
 from .._grid import Grid
 from .._shape import Shape
 from ..errors import InvalidPuzzleError, InvalidRulesError
-from ..rules import CLASSIC, Rules, refuse_cages
+from ..rules import CLASSIC, Rules
 from ..rules import geometry as rules_geometry
 
 __all__ = [
@@ -31,9 +32,11 @@ __all__ = [
     "Geometry",
     "bits",
     "engine_geometry",
+    "extra_houses",
     "geometry",
     "house_order",
     "require_logic_rules",
+    "visible_order",
 ]
 
 #: The rules (beyond the classic ones) the logic engine reasons under; a jigsaw's regions too.
@@ -86,9 +89,8 @@ def geometry(shape: Shape, rules: Rules = CLASSIC) -> Geometry:
 
 def require_logic_rules(rules: Rules, what: str = "the logic engine") -> None:
     """Refuse, by name, rules the logic engine does not reason under (``nc``: its relation
-    is not a peer relation, and SukakuExplainer rates it with techniques of its own; killer
-    cages, whose sums its techniques do not read yet)."""
-    refuse_cages(rules, what)
+    is not a peer relation, and SukakuExplainer rates it with techniques of its own). Killer
+    cages are read: their cells are peers, and the killer techniques read their sums."""
     unknown = sorted(set(rules.extras) - LOGIC_RULES)
     if unknown:
         raise InvalidRulesError(
@@ -108,11 +110,30 @@ def _implied_order(count: int, b: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
+def extra_houses(
+    shape: Shape, rules: Rules
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The rules' extra houses by kind, in SukakuExplainer's order: the disjoint groups, the
+    windows (the real ones, then the implied ones) and the two diagonals. Its techniques
+    visit them in that order after the boxes (or regions), rows and columns."""
+    geo = rules_geometry(shape, rules)
+    n = shape.n
+    kinds: dict[str, list[int]] = {"group": [], "window": [], "implied": [], "diagonal": []}
+    for h, name in enumerate(geo.house_names[3 * n :], start=3 * n):
+        kind = name.rsplit(" ", 1)[0]
+        kinds["implied" if kind == "implied window" else kind].append(h)
+    implied = kinds["implied"]
+    windows = kinds["window"] + [implied[i] for i in _implied_order(len(implied), isqrt(n))]
+    return tuple(kinds["group"]), tuple(windows), tuple(kinds["diagonal"])
+
+
+@lru_cache(maxsize=64)
 def engine_geometry(shape: Shape, rules: Rules) -> bytes | None:
     """The rules geometry as the C logic engine reads it (``geo_from_blob`` in
     ``_clogic/geometry.c``), or None for the classic rules (the engine's own tables).
 
-    It says which houses each technique visits, in SukakuExplainer's order: singles and
+    Each cell's peers are listed in :func:`visible_order`. It says which houses each
+    technique visits, in SukakuExplainer's order: singles and
     hidden sets visit the boxes (or regions), columns and rows, then the disjoint groups, the
     windows (the real ones, then the implied ones) and the two diagonals; naked sets leave
     the diagonals out; intersections pair boxes with lines, then disjoint groups and windows
@@ -123,30 +144,23 @@ def engine_geometry(shape: Shape, rules: Rules) -> bytes | None:
     require_logic_rules(rules)
     geo = rules_geometry(shape, rules)
     n = shape.n
-    names = geo.house_names
-    kinds: dict[str, list[int]] = {"group": [], "window": [], "implied": [], "diagonal": []}
-    for h, name in enumerate(names[3 * n :], start=3 * n):
-        kind = name.rsplit(" ", 1)[0]
-        kinds["implied" if kind == "implied window" else kind].append(h)
-    implied = kinds["implied"]
-    windows = kinds["window"] + [implied[i] for i in _implied_order(len(implied), isqrt(n))]
-    groups, diagonals = kinds["group"], kinds["diagonal"]
+    groups, windows, diagonals = extra_houses(shape, rules)
     ints = [shape.box_rows, shape.box_cols, len(geo.houses)]
     for house in geo.houses:
         ints += house
-    for cell_peers in geo.peers:
+    for cell_peers in visible_order(shape, rules):
         ints += [len(cell_peers), *cell_peers]
-    scan = groups + windows + diagonals
+    scan = [*groups, *windows, *diagonals]
     ints += [len(scan), *scan]
-    naked = groups + windows
+    naked = [*groups, *windows]
     ints += [len(naked), *naked]
     box, row, col, dg, win = 0, 1, 2, 3, 4
     types = [
         (2, list(range(2 * n, 3 * n))),
         (1, list(range(n))),
         (1, list(range(n, 2 * n))),
-        (0, groups),
-        (0, windows),
+        (0, list(groups)),
+        (0, list(windows)),
     ]
     ints.append(len(types))
     for flags, houses in types:
@@ -163,7 +177,114 @@ def engine_geometry(shape: Shape, rules: Rules) -> bytes | None:
     ints.append(len(pairs))
     for a, b in pairs:
         ints += [a, b]
-    return b"".join(i.to_bytes(4, "little") for i in ints)
+    if rules.cages is not None:
+        ints += _cage_ints(shape, rules)
+    return struct.pack(f"<{len(ints)}i", *ints)
+
+
+# SukakuExplainer's neighbour steps, (row, column) offsets in the order it lists them:
+# anti-king's four diagonal neighbours, then anti-knight's eight.
+_SK_KING = ((1, 1), (-1, 1), (-1, -1), (1, -1))
+_SK_KNIGHT = ((1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (-2, 1), (2, -1), (-2, -1))
+
+
+def _sk_house_cells(shape: Shape, house: tuple[int, ...], name: str) -> tuple[int, ...]:
+    """A house's cells in the order SukakuExplainer lists them: ascending, except the implied
+    windows that span a window band's rows and the gap columns, which it lists column by
+    column."""
+    if not name.startswith("implied window"):
+        return house
+    n = shape.n
+    rows = sorted({c // n for c in house})
+    if rows != list(range(rows[0], rows[0] + len(rows))):
+        return house  # the gap rows: listed row by row
+    return tuple(sorted(house, key=lambda c: (c % n, c // n)))
+
+
+@lru_cache(maxsize=32)
+def visible_order(shape: Shape, rules: Rules) -> tuple[tuple[int, ...], ...]:
+    """Each cell's peers under ``rules`` in SukakuExplainer's order (its visible cells): the
+    row, column and box (or region) peers ascending, then those the windows add, the disjoint
+    groups, the diagonals, anti-king's diagonal neighbours and anti-knight's cells, each
+    without cells already listed (a killer cage's mates last, ascending). The wings search their
+    pincers in it."""
+    if rules.cages is not None:  # the order without the cages, then each cell's cage mates
+        base = visible_order(shape, rules.without_cages)
+        mates: list[tuple[int, ...]] = [()] * shape.size
+        for cage in rules.cages:
+            for c in cage.cells:
+                mates[c] = cage.cells
+        out: list[tuple[int, ...]] = []
+        for c, order in enumerate(base):
+            seen = set(order)
+            out.append(order + tuple(p for p in mates[c] if p != c and p not in seen))
+        return tuple(out)
+    geo = rules_geometry(shape, rules)
+    n = shape.n
+    extra: dict[str, list[int]] = {"window": [], "group": [], "diagonal": []}
+    for h in range(3 * n, len(geo.houses)):
+        kind = geo.house_names[h].rsplit(" ", 1)[0]
+        extra.setdefault("window" if kind == "implied window" else kind, []).append(h)
+    steps = (_SK_KING if "antiking" in rules.extras else ()) + (
+        _SK_KNIGHT if "antiknight" in rules.extras else ()
+    )
+    out = []
+    for c in range(shape.size):
+        mine = geo.houses_of[c]
+        listed = sorted({p for h in mine if h < 3 * n for p in geo.houses[h]} - {c})
+        seen = set(listed) | {c}
+        for kind in ("window", "group", "diagonal"):
+            cells: list[int] = []
+            for h in extra[kind]:
+                if h in mine:
+                    cells += _sk_house_cells(shape, geo.houses[h], geo.house_names[h])
+            if kind == "diagonal":
+                cells.sort()
+            for p in cells:
+                if p not in seen:
+                    seen.add(p)
+                    listed.append(p)
+        r, col = divmod(c, n)
+        for dr, dc in steps:
+            if 0 <= r + dr < n and 0 <= col + dc < n:
+                p = (r + dr) * n + col + dc
+                if p not in seen:
+                    seen.add(p)
+                    listed.append(p)
+        out.append(tuple(listed))
+    return tuple(out)
+
+
+def _cage_ints(shape: Shape, rules: Rules) -> list[int]:
+    """Killer's end of the engine geometry: the cages (sum, size, cells) in the layout's
+    order, then the groups of houses the rule of 45 reads: each row, column and box (or
+    region); two and three adjacent rows and columns; two adjacent boxes of a band or a stack
+    (not a jigsaw's regions, which have no such order); each other house of the rules."""
+    cages = rules.cages
+    assert cages is not None
+    n = shape.n
+    ints = [len(cages)]
+    for cage in cages:
+        ints += [cage.total, len(cage.cells), *cage.cells]
+    groups: list[tuple[int, ...]] = [(u,) for u in range(3 * n)]
+    for size in (2, 3):
+        for first in range(n - size + 1):
+            groups.append(tuple(range(first, first + size)))  # rows
+        for first in range(n - size + 1):
+            groups.append(tuple(range(n + first, n + first + size)))  # columns
+    if rules.regions is None:
+        across, down = n // shape.box_cols, n // shape.box_rows  # boxes per band, per stack
+        for b in range(n):
+            if b % across + 1 < across:
+                groups.append((2 * n + b, 2 * n + b + 1))
+            if b // across + 1 < down:
+                groups.append((2 * n + b, 2 * n + b + across))
+    # the rules' other houses (diagonals, windows, disjoint groups) add up to the same, singly
+    groups += [(h,) for h in range(3 * n, len(rules_geometry(shape, rules).houses))]
+    ints.append(len(groups))
+    for group in groups:
+        ints += [len(group), *group]
+    return ints
 
 
 @lru_cache(maxsize=32)

@@ -36,6 +36,7 @@ from .exclusion import find_aligned_pair_exclusions, find_aligned_triple_exclusi
 from .fish import find_jellyfish, find_swordfish, find_x_wings
 from .hodoku import HODOKU_ORDER
 from .intersections import find_direct_intersections, find_intersections
+from .killer import KILLER_FINDERS
 from .singles import find_full_houses, find_hidden_singles, find_naked_singles
 from .subsets import (
     find_direct_hidden_pairs,
@@ -54,6 +55,7 @@ __all__ = [
     "ALL_ORDER",
     "EXTRA",
     "HODOKU_TECHNIQUES",
+    "KILLER",
     "SE_ORDER",
     "TECHNIQUES",
     "Technique",
@@ -98,6 +100,33 @@ _CHAINS = (
     "forcing-y-chain",
     "forcing-chain",
 )
+
+_KILLER_STEPS: dict[str, tuple[str, ...]] = {
+    "cage-single": (),
+    "rule-of-45-single": ("innies", "outies"),
+    "cage-combinations-2": ("cage-combination",),
+    "cage-combinations-3": ("cage-combination",),
+    "cage-combinations-4": ("cage-combination",),
+    "cage-confinement": (),
+    "cage-overlap": (),
+    "rule-of-45": ("innies", "outies"),
+    "rule-of-45-groups-single": ("innies", "outies"),
+    "rule-of-45-groups": ("innies", "outies"),
+}
+_COMBINATIONS = ("cage-combinations", "cage-combination")
+_KILLER_GROUPS: dict[str, tuple[str, ...]] = {
+    "cage-single": _COMBINATIONS,
+    "rule-of-45-single": ("rule-of-45", "innies-outies"),
+    "cage-combinations-2": _COMBINATIONS,
+    "cage-combinations-3": _COMBINATIONS,
+    "cage-combinations-4": _COMBINATIONS,
+    # a digit every combination holds kept to the cage: part of reading its combinations
+    "cage-confinement": _COMBINATIONS,
+    "cage-overlap": (),
+    "rule-of-45": ("innies-outies",),
+    "rule-of-45-groups-single": ("rule-of-45", "innies-outies"),
+    "rule-of-45-groups": ("rule-of-45", "innies-outies"),
+}
 
 #: What Python adds to each technique of the C table: its finder, the step names it yields
 #: (when not just its slug) and the groups users may name it by.
@@ -187,15 +216,25 @@ _PYTHON_SIDE: dict[str, tuple[_Finder, tuple[str, ...], tuple[str, ...]]] = {
     "x-chain": (coloring.find_x_chains, (), ("chains",)),
     "xy-chain": (coloring.find_xy_chains, (), ("chains",)),
     "als-xz": (als.find_als_xz, (), ("als",)),
+    # Killer's: they read the cages' sums (logic/killer.py). A technique per size of cage or
+    # group, for the solver's order; users name them by their step names or groups.
+    **{
+        slug: (
+            KILLER_FINDERS[slug],
+            _KILLER_STEPS[slug],
+            ("killer", *_KILLER_GROUPS[slug]),
+        )
+        for slug in _logic.KILLER_TECHNIQUES
+    },
 }
 
 
-def _from_engine(in_se: bool) -> tuple[Technique, ...]:
+def _from_engine(in_se: bool, killer: bool = False) -> tuple[Technique, ...]:
     """The techniques of the C engine's table that Sudoku Explainer has (or lacks), in the
-    table's order, with their Python side."""
+    table's order, with their Python side: killer's apart (``killer``)."""
     found = []
     for slug, name, rating, best, se, _ in _logic.TECHNIQUES:
-        if se != in_se:
+        if se != in_se or (slug in _logic.KILLER_TECHNIQUES) != killer:
             continue
         find, steps, groups = _PYTHON_SIDE[slug]
         found.append(Technique(slug, name, rating, find, steps, best, groups))
@@ -214,9 +253,15 @@ SE_ORDER: tuple[Technique, ...] = _from_engine(True)
 #: HoDoKu-style grading.
 EXTRA: tuple[Technique, ...] = _from_engine(False)
 
+#: Killer's techniques (cage combinations, the rule of 45, ...), by rating: a killer puzzle's
+#: path takes them among SE's (:func:`sudokit.logic.for_rules`).
+KILLER: tuple[Technique, ...] = tuple(sorted(_from_engine(False, True), key=lambda t: t.rating))
+
 #: Every technique, SE's and the others, by base rating (SE's keep their relative order):
 #: the order a chosen subset is tried in.
-ALL_ORDER: tuple[Technique, ...] = tuple(sorted((*SE_ORDER, *EXTRA), key=lambda t: t.rating))
+ALL_ORDER: tuple[Technique, ...] = tuple(
+    sorted((*SE_ORDER, *EXTRA, *KILLER), key=lambda t: t.rating)
+)
 
 TECHNIQUES: dict[str, Technique] = {t.slug: t for t in ALL_ORDER}
 

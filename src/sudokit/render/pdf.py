@@ -20,7 +20,8 @@ grid lines of each grid size are one PDF form, drawn once and reused on every pa
 
 A grid with rules beyond the classic ones is drawn with what they add
 (:mod:`sudokit.render.marks`: a jigsaw's region borders, the diagonals, shaded windows, tinted
-groups; one form per shape and rules), and its puzzle has the statement of its rules under it.
+groups, killer cages as dotted outlines with their sums; one form per shape and rules), and its
+puzzle has the statement of its rules under it. A killer's solution is drawn without its cages.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from ..formats.statement import rules_statement
 from ..generator import Generated
 from ..output import LABEL_FIELDS, Label, label_of
 from ..rules import Rules
-from .marks import rule_marks, wrap
+from .marks import CAGE_INSET, CAGE_SUM_ROOM, rule_marks, wrap
 from .pdfmarks import draw_marks
 from .svg import symbols_for
 
@@ -368,7 +369,7 @@ class _Book:
         edge = math.ceil(thick)  # the form's box: the grid and its border's outer half
         c.beginForm(name, -edge, -edge, math.ceil(side) + edge, math.ceil(side) + edge)
         if rules is not None and not rules.is_classic:
-            draw_marks(c, rule_marks(shape, rules), n, cell, thin, thick)
+            draw_marks(c, rule_marks(shape, rules), n, cell, thin, thick, self.regular)
             c.endForm()
             return name
         c.setStrokeColorRGB(0, 0, 0)
@@ -432,7 +433,10 @@ class _Book:
         c = self.c
         shape = grid.shape
         n = shape.n
-        form = self._form(shape, cell, grid.rules)
+        rules = grid.rules
+        if givens is not None and rules.cages is not None:  # a solution: its digits say all
+            rules = Rules.of(rules.extras, regions=rules.regions)
+        form = self._form(shape, cell, rules)
         c.saveState()
         c.translate(x, y)
         c.doForm(form)
@@ -463,8 +467,10 @@ class _Book:
 
         shape = grid.shape
         n, br, bc = shape.n, shape.box_rows, shape.box_cols
-        inset = cell * 0.07
-        mw, mh = (cell - 2 * inset) / bc, (cell - 2 * inset) / br
+        inset = top_inset = cell * 0.07
+        if grid.rules.cages is not None:  # inside the cages' outlines, below their sums
+            inset, top_inset = cell * (CAGE_INSET + 0.02), cell * CAGE_SUM_ROOM
+        mw, mh = (cell - 2 * inset) / bc, (cell - inset - top_inset) / br
         symbols = symbols_for(n)
         size = self.font_size(symbols, self.regular, min(mw, mh) * 0.78, mw * 0.9)
         text = self.c.beginText()
@@ -472,7 +478,7 @@ class _Book:
         text.setFillColorRGB(*_PENCIL)
         for cell_index, mask in enumerate(Candidates.from_grid(grid).cand):
             r, col = divmod(cell_index, n)
-            left, upper = x + col * cell + inset, top - r * cell - inset
+            left, upper = x + col * cell + inset, top - r * cell - top_inset
             d = 0
             while mask >> d:
                 if mask >> d & 1:

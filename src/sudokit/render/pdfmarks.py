@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .marks import GROUP_TINTS, WINDOW_TINT, RuleMarks
+from .marks import CAGE_SUM_FONT, GROUP_TINTS, WINDOW_TINT, RuleMarks
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -13,9 +13,12 @@ if TYPE_CHECKING:
 __all__ = ["draw_marks"]
 
 
-def draw_marks(c: Canvas, art: RuleMarks, n: int, cell: float, thin: float, thick: float) -> None:
+def draw_marks(
+    c: Canvas, art: RuleMarks, n: int, cell: float, thin: float, thick: float, font: str
+) -> None:
     """A grid with rules: tints and shades, thin lines everywhere, the rules' borders
-    thick, the diagonals, the outer border (cell units have y downwards, PDF upwards)."""
+    thick, the diagonals, the cages' dotted outlines and their sums (in ``font``), the outer
+    border (cell units have y downwards, PDF upwards)."""
     side = n * cell
     if art.groups is not None:
         for index, group in enumerate(art.groups):
@@ -55,6 +58,44 @@ def draw_marks(c: Canvas, art: RuleMarks, n: int, cell: float, thin: float, thic
         path.lineTo(side, side)
         c.drawPath(path, stroke=1, fill=0)
         c.setStrokeColorRGB(0, 0, 0)
+    if art.cages:
+        _cages(c, art, cell, side, thin, font)
     c.setLineWidth(thick)
     c.setLineJoin(0)
     c.rect(0, 0, side, side, stroke=1, fill=0)
+
+
+def _cages(c: Canvas, art: RuleMarks, cell: float, side: float, thin: float, font: str) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0.2, 0.2, 0.2)
+    c.setLineWidth(max(thin, 0.5))
+    c.setLineCap(0)
+    c.setDash(max(cell * 0.07, 1.2), max(cell * 0.05, 0.9))
+    path = c.beginPath()
+    for loops in art.cages:
+        for loop in loops:
+            x, y = loop[0]
+            path.moveTo(x * cell, side - y * cell)
+            for x, y in loop[1:]:
+                path.lineTo(x * cell, side - y * cell)
+            path.close()
+    c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+    size = cell * CAGE_SUM_FONT
+    n = round(side / cell)
+    for at, total in art.cage_sums:
+        r, col = divmod(at, n)
+        text = str(total)
+        x, top = col * cell + cell * 0.04, side - r * cell - cell * 0.04
+        c.setFillColorRGB(1, 1, 1)  # a patch that breaks the outline under the sum
+        c.rect(
+            x,
+            top - size * 1.05,
+            c.stringWidth(text, font, size) + size * 0.3,
+            size * 1.05,
+            stroke=0,
+            fill=1,
+        )
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(font, size)
+        c.drawString(x + size * 0.12, top - size * 0.85, text)

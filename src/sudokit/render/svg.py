@@ -15,7 +15,9 @@ Terms:
 
 What the rules add (:mod:`sudokit.render.marks`): a jigsaw's regions get the thick lines in
 place of the boxes, Sudoku-X its two diagonals, Windoku its windows shaded grey, disjoint
-groups a light tint per group, and every rule set other than the classic one a statement of
+groups a light tint per group, killer cages a dotted outline inset in their cells with the
+sum small in the top-left corner (pencil marks then sit lower, below the sums), and every
+rule set other than the classic one a statement of
 its rules under the grid (the picture grows taller by its lines). A classic grid's picture is
 as it always was.
 
@@ -40,7 +42,16 @@ from xml.sax.saxutils import escape, quoteattr
 from .._grid import Grid
 from .._shape import Shape
 from ..formats import DEFAULT_ALPHABET
-from .marks import GROUP_TINTS, WINDOW_TINT, RuleMarks, rule_marks, wrap
+from .marks import (
+    CAGE_INSET,
+    CAGE_SUM_FONT,
+    CAGE_SUM_ROOM,
+    GROUP_TINTS,
+    WINDOW_TINT,
+    RuleMarks,
+    rule_marks,
+    wrap,
+)
 
 if TYPE_CHECKING:
     from ..logic import Step
@@ -70,6 +81,8 @@ COLORS = {
     "elimination-mark": "#ffd6d6",
     "link": "#7a3fd1",
     "diagonal": "#6f7f99",
+    "cage": "#333333",
+    "cage-sum": "#000000",
     "rules": "#333333",
 }
 #: The font size of the statement of the rules under the grid, and its line height.
@@ -148,14 +161,16 @@ def _player_digits(shape: Shape, player: Grid | Mapping[int, int] | None) -> dic
 class _Canvas:
     """Positions of a shape in user units, and the element list being written."""
 
-    def __init__(self, shape: Shape, wide: int = 1) -> None:
+    def __init__(self, shape: Shape, wide: int = 1, caged: bool = False) -> None:
         self.shape = shape
         self.n = shape.n
         self.side = self.n * CELL + 2 * MARGIN
-        # Pencil-mark places: box_cols across, box_rows down, inset from the cell's edges.
-        inset = CELL * 0.06
+        # Pencil-mark places: box_cols across, box_rows down, inset from the cell's edges
+        # (in a killer grid, inside the cages' outlines and below the room of a cage's sum).
+        inset = CELL * (CAGE_INSET + 0.02) if caged else CELL * 0.06
+        self.top = CELL * CAGE_SUM_ROOM if caged else inset
         self.mark_w = (CELL - 2 * inset) / shape.box_cols
-        self.mark_h = (CELL - 2 * inset) / shape.box_rows
+        self.mark_h = (CELL - inset - self.top) / shape.box_rows
         self.inset = inset
         # A symbol of several characters (digits past 61 without an alphabet) is set smaller:
         # a character is about 0.64 em wide.
@@ -176,7 +191,7 @@ class _Canvas:
         """The candidate position of ``digit`` in ``cell``."""
         x, y = self.corner(cell)
         r, c = divmod(digit - 1, self.shape.box_cols)
-        return x + self.inset + (c + 0.5) * self.mark_w, y + self.inset + (r + 0.5) * self.mark_h
+        return x + self.inset + (c + 0.5) * self.mark_w, y + self.top + (r + 0.5) * self.mark_h
 
     def add(self, text: str) -> None:
         self.out.append(text)
@@ -269,6 +284,36 @@ def _diagonals(cv: _Canvas) -> None:
         )
 
 
+def _cages(cv: _Canvas, marks: RuleMarks) -> None:
+    """Each cage's dotted outline, then its sum on a patch of background that breaks the
+    outline where the sum sits."""
+    for loops in marks.cages:
+        d = "".join(
+            "M"
+            + "L".join(f"{_num(MARGIN + x * CELL)} {_num(MARGIN + y * CELL)}" for x, y in loop)
+            + "Z"
+            for loop in loops
+        )
+        cv.add(
+            f'<path class="cage" d="{d}" fill="none" stroke="{COLORS["cage"]}" '
+            'stroke-width="1" stroke-dasharray="3 2"/>'
+        )
+    size = CELL * CAGE_SUM_FONT
+    for cell, total in marks.cage_sums:
+        x, y = cv.corner(cell)
+        text = str(total)
+        wide = size * 0.6 * len(text) + 2
+        cv.add(
+            f'<rect class="cage-sum-back" x="{_num(x + 1.5)}" y="{_num(y + 1.5)}" '
+            f'width="{_num(wide)}" height="{_num(size + 1)}" fill="{COLORS["background"]}"/>'
+        )
+        cv.add(
+            f'<text class="cage-sum" x="{_num(x + 2.5)}" y="{_num(y + 1.5 + size * 0.85)}" '
+            f'font-size="{_num(size)}" text-anchor="start" '
+            f'fill="{COLORS["cage-sum"]}">{escape(text)}</text>'
+        )
+
+
 def _statement_lines(cv: _Canvas, marks: RuleMarks | None) -> list[str]:
     if marks is None or not marks.statement:
         return []
@@ -335,8 +380,8 @@ def svg(
     for c, v in enumerate(state_values):
         if v and not grid.cells[c]:
             own.setdefault(c, v)
-    cv = _Canvas(shape, max(map(len, symbols)))
     art = None if grid.rules.is_classic else rule_marks(shape, grid.rules)
+    cv = _Canvas(shape, max(map(len, symbols)), caged=art is not None and bool(art.cages))
     stated = _statement_lines(cv, art)
     side = _num(cv.side)
     tall = cv.side + (len(stated) * _RULES_LINE + MARGIN if stated else 0)
@@ -381,6 +426,8 @@ def svg(
     _lines(cv, art)
     if art is not None and art.diagonals:
         _diagonals(cv)
+    if art is not None and art.cages:
+        _cages(cv, art)
 
     clue_attrs = f' class="clue" font-weight="bold" fill="{COLORS["clue"]}"'
     player_attrs = f' class="player" fill="{COLORS["player"]}"'

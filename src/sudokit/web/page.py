@@ -15,7 +15,13 @@ A puzzle with rules beyond the classic ones also carries its rules (their text f
 **layout**: the houses, each cell's neighbour-rule peers and nc relation (what the page
 checks conflicts against: the script knows no rule of its own) and what to draw (the marks
 of :mod:`sudokit.render.marks`: region borders, diagonals, windows, group tints, and the
-statement of the rules).
+statement of the rules). A killer's layout lists its **cages**: each one's cells, sum,
+outline (the dotted path, in cell units) and the digit sets that make its sum
+(:func:`sudokit.cages.sum_sets`, as masks), which the page's cage-sum helper narrows to those
+the digits entered in the cage (and, where the player keeps marks, the marks) still allow.
+
+A puzzle whose rules the logic engine does not read yet (killer cages) has no hint path: its
+offline page carries none, and a hint reveals a cell.
 
 >>> from sudokit import Grid
 >>> data = puzzle_data(Grid("1.3...12....4..3"))
@@ -33,6 +39,7 @@ from typing import Any
 
 from .._grid import Grid
 from ..engine import unique_solution
+from ..errors import InvalidRulesError
 from ..logic import Candidates, solve_steps
 from ..rating import UNSOLVED_RATING, Level
 from .api import HINT_WORDS, hint_texts, reveal_order
@@ -108,7 +115,29 @@ def rules_layout(puzzle: Grid) -> dict[str, Any] | None:
         ),
         "window_tint": WINDOW_TINT,
         "statement": marks.statement,
+        "cages": _cages(puzzle),
     }
+
+
+def _cages(puzzle: Grid) -> list[dict[str, Any]]:
+    """The cages of a killer's layout (see the module notes); none without cages."""
+    from ..cages import sum_sets
+    from ..render.marks import rule_marks
+
+    cages = puzzle.rules.cages
+    if cages is None:
+        return []
+    outlines = rule_marks(puzzle.shape, puzzle.rules).cages
+    n = puzzle.shape.n
+    return [
+        {
+            "cells": list(cage.cells),
+            "sum": cage.total,
+            "outline": [[list(p) for p in loop] for loop in loops],
+            "sets": list(sum_sets(n, len(cage.cells), cage.total)),
+        }
+        for cage, loops in zip(cages, outlines, strict=True)
+    ]
 
 
 def board_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
@@ -140,7 +169,10 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
     (``solution``, when given, is trusted).
     """
     data = board_data(puzzle, solution)
-    state = Candidates.from_grid(puzzle)
+    try:
+        state = Candidates.from_grid(puzzle)
+    except InvalidRulesError:  # rules the logic engine does not read yet (killer cages)
+        return data | {"level": None, "steps": [], "reveal": puzzle.empty_cells()}
     steps = []
     top = 0.0
     for step in solve_steps(state, in_place=True):

@@ -205,7 +205,8 @@ def _shapes(bank: Bank, rules: Rules) -> list[dict[str, Any]]:
 def catalog_of(bank: Bank) -> dict[str, Any]:
     """The bank's classic puzzles by shape and level (``shapes``), and those of every other
     rule set it holds by the same (``rules``: rules text to shapes)."""
-    held = [text for text in bank.stats()["rules"] if text != "classic"]
+    # killers are counted by kind (no cages) and not served yet: left out here
+    held = [text for text in bank.stats()["rules"] if text != "classic" and "killer" not in text]
     return {
         "levels": list(LEVELS),
         "shapes": _shapes(bank, CLASSIC),

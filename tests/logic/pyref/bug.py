@@ -7,17 +7,37 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokit.logic._state import Candidates, bits, house_order
+from sudokit.logic._state import Candidates, bits, extra_houses, house_order
 from sudokit.logic._step import Step
 
-from .uniqueness import small_unions
+from .uniqueness import houses_in_order, small_unions
 
 __all__ = ["find_bug"]
 
 
-def _se_units(n: int) -> list[int]:
-    """Boxes, then rows, then columns (Sudoku Explainer's region order)."""
-    return [*range(2 * n, 3 * n), *range(n), *range(n, 2 * n)]
+def _se_units(state: Candidates) -> list[int]:
+    """Boxes, then rows, then columns (Sudoku Explainer's region order); under rules then
+    the extra houses in SukakuExplainer's order."""
+    n = state.n
+    units = [*range(2 * n, 3 * n), *range(n), *range(n, 2 * n)]
+    if not state.rules.is_classic:
+        units += [h for kind in extra_houses(state.shape, state.rules) for h in kind]
+    return units
+
+
+def _restricted(state: Candidates, rest: list[int]) -> bool:
+    """SukakuExplainer's check under neighbour rules: a cell tied to a cell of the grave by a
+    neighbour rule alone that may still hold one of that cell's two digits breaks it."""
+    geo = state.geo
+    for c, houses in enumerate(houses_in_order(state)):
+        if state.values[c]:
+            continue
+        tied = geo.peer_mask[c]
+        for u in houses:
+            tied &= ~geo.unit_mask[u]
+        if any(tied & state.where[d0 + 1] for d0 in bits(rest[c])):
+            return True
+    return False
 
 
 def find_bug(state: Candidates) -> Iterator[Step]:
@@ -29,7 +49,7 @@ def find_bug(state: Candidates) -> Iterator[Step]:
     all_digits = 0
     common = -1  # cells seeing every BUG cell (-1: no BUG cell yet)
     rest = list(cand)  # the candidates with the BUG digits taken away
-    for u in _se_units(n):
+    for u in _se_units(state):
         mask = unit_mask[u]
         for d in range(1, n + 1):
             places = where[d] & mask
@@ -53,6 +73,8 @@ def find_bug(state: Candidates) -> Iterator[Step]:
             if len(bug_cells) > 1 and all_digits.bit_count() > 1 and not common:
                 return
     if not bug_cells or not _is_bug(state, rest):
+        return
+    if not state.rules.is_classic and _restricted(state, rest):
         return
     shape = state.shape
     if len(bug_cells) == 1:
@@ -118,10 +140,9 @@ def _type4(
     if shared.bit_count() != 1:
         return
     v = shared.bit_length()
-    r1, c1u, b1 = state.geo.units_of[c1]
-    r2, c2u, b2 = state.geo.units_of[c2]
-    for u1, u2 in ((b1, b2), (r1, r2), (c1u, c2u)):
-        if u1 != u2:
+    theirs = houses_in_order(state)[c2]
+    for u1 in houses_in_order(state)[c1]:
+        if u1 not in theirs:
             continue
         gone1 = cand[c1] & ~bug_digits[c1] & ~shared
         gone2 = cand[c2] & ~bug_digits[c2] & ~shared
@@ -140,13 +161,15 @@ def _type4(
 
 
 def _type3(state: Candidates, cells: list[int], all_digits: int, common: int) -> Iterator[Step]:
-    cand, units_of = state.cand, state.geo.units_of
-    ordered = [c for c in house_order(state.shape)[cells[0]] if common >> c & 1]
-    for kind in (2, 0, 1):  # box, row, column
-        unit = units_of[cells[0]][kind]
-        if any(units_of[c][kind] != unit for c in cells):
+    cand, unit_mask = state.cand, state.geo.unit_mask
+    if state.rules.is_classic:
+        ordered = [c for c in house_order(state.shape)[cells[0]] if common >> c & 1]
+    else:  # SukakuExplainer: ascending
+        ordered = list(bits(common))
+    for unit in houses_in_order(state)[cells[0]]:  # box, row, column (then extra houses)
+        if any(not unit_mask[unit] >> c & 1 for c in cells):
             continue
-        region = [c for c in ordered if units_of[c][kind] == unit]
+        region = [c for c in ordered if unit_mask[unit] >> c & 1]
         # Members need two candidates or more (SE's tuple test), so others cannot succeed.
         items = [(i, cand[c]) for i, c in enumerate(region) if cand[c].bit_count() > 1]
         for degree in range(2, state.n - 2):

@@ -35,6 +35,10 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from sudokit._shape import Shape
+from sudokit.logic._state import extra_houses, visible_order
+from sudokit.logic._state import geometry as logic_geometry
+from sudokit.rules import CLASSIC, Rules
+from sudokit.rules import geometry as rules_geometry
 
 __all__ = [
     "ADVANCED",
@@ -225,31 +229,48 @@ class Deduction:
 class _Geo:
     """Per-shape tables for the engine."""
 
-    def __init__(self, shape: Shape) -> None:
+    def __init__(self, shape: Shape, rules: Rules = CLASSIC) -> None:
         n = shape.n
         self.n = n
         self.size = shape.size
-        self.unit_mask = [sum(1 << c for c in unit) for unit in shape.units]
-        self.unit_cells = [tuple(unit) for unit in shape.units]
-        # SE's unit order for a cell: box, row, column.
-        self.se_units = [(u[2], u[0], u[1]) for u in shape.units_of]
-        # Peers of a cell in SE's order: box, then row outside the box, then column outside.
+        houses = shape.units if rules.is_classic else rules_geometry(shape, rules).houses
+        self.unit_mask = [sum(1 << c for c in unit) for unit in houses]
+        self.unit_cells = [tuple(unit) for unit in houses]
+        # SE's unit order for a cell: box, row, column; under rules then its disjoint group,
+        # window and diagonals (SukakuExplainer's order).
+        extra = [] if rules.is_classic else [h for kind in extra_houses(shape, rules) for h in kind]
+        units_of = (
+            shape.units_of
+            if rules.is_classic
+            else [h[:3] for h in rules_geometry(shape, rules).houses_of]  # row, column, region
+        )
+        self.se_units: list[tuple[int, ...]] = [
+            (u[2], u[0], u[1], *(h for h in extra if self.unit_mask[h] >> c & 1))
+            for c, u in enumerate(units_of)
+        ]
+        # Peers of a cell in SE's order: box, then row outside the box, then column outside
+        # (then each extra house outside those before it).
         self.peer_parts: list[tuple[tuple[int, int], ...]] = []
+        # The peers no house gives (neighbour rules), in SukakuExplainer's order.
+        self.neighbours: list[tuple[int, ...]] = []
+        peers = logic_geometry(shape, rules).peer_mask
+        order = visible_order(shape, rules) if not rules.is_classic else None
         for c in range(shape.size):
-            b, r, col = self.se_units[c]
-            bm = self.unit_mask[b]
-            self.peer_parts.append(
-                (
-                    (bm & ~(1 << c), b),
-                    (self.unit_mask[r] & ~bm, r),
-                    (self.unit_mask[col] & ~bm, col),
-                )
+            listed = 1 << c
+            parts = []
+            for u in self.se_units[c]:
+                parts.append((self.unit_mask[u] & ~listed, u))
+                listed |= self.unit_mask[u]
+            self.peer_parts.append(tuple(parts))
+            rest = peers[c] & ~listed
+            self.neighbours.append(
+                () if order is None else tuple(q for q in order[c] if rest >> q & 1)
             )
         self.rows = list(range(n))
         self.cols = list(range(n, 2 * n))
         self.boxes = list(range(2 * n, 3 * n))
-        # House cells (box, row, column, without the cell) as a mask.
-        self.house = [bm | rm | cm for (bm, _), (rm, _), (cm, _) in self.peer_parts]
+        # The cell's peers as a mask.
+        self.house = list(peers)
         self.pairs = [
             (i, j) for j in range(n) for i in range(j)
         ]  # SE's Permutations(2, n) order: masks 0b11, 0b101, 0b110, ...
@@ -268,8 +289,8 @@ class _Geo:
 
 
 @lru_cache(maxsize=16)
-def _geo(shape: Shape) -> _Geo:
-    return _Geo(shape)
+def _geo(shape: Shape, rules: Rules = CLASSIC) -> _Geo:
+    return _Geo(shape, rules)
 
 
 def _bits(mask: int) -> list[int]:
@@ -314,8 +335,10 @@ class Engine:
         dynamic: bool,
         nishio: bool,
         nesting: int,
+        rules: Rules = CLASSIC,
     ) -> None:
-        self.geo = _geo(shape)
+        self.geo = _geo(shape, rules)
+        self.rules = rules
         self.shape = shape
         self.n = shape.n
         self.multiple = multiple
@@ -349,6 +372,9 @@ class Engine:
                 low = m & -m
                 out.append(Pot(((low.bit_length() - 1) * n + d0) * 2, [p], u))
                 m ^= low
+        for q in self.geo.neighbours[c]:  # neighbour rules: by the cell's cause
+            if w >> q & 1:
+                out.append(Pot((q * n + d0) * 2, [p], CELL))
         return out
 
     def off_to_on(
@@ -815,7 +841,7 @@ class Engine:
                 if self.nesting >= 5:
                     inner.append((True, True, False, self.nesting - 3))
             for spec in inner:
-                engine = Engine(self.shape, *spec)
+                engine = Engine(self.shape, *spec, self.rules)
                 self._inner.append(engine)
                 rules.append(self._nested_rule(engine))
             self._others = rules
@@ -1052,6 +1078,7 @@ def hints(
     dynamic: bool,
     nishio: bool,
     nesting: int,
+    rules: Rules = CLASSIC,
 ) -> list[Deduction]:
     """Every hint of one producer on the grid, cheapest first (Sudoku Explainer's order)."""
     n = shape.n
@@ -1061,7 +1088,7 @@ def hints(
             low = m & -m
             where[low.bit_length() - 1] |= 1 << c
             m ^= low
-    engine = Engine(shape, multiple, dynamic, nishio, nesting)
+    engine = Engine(shape, multiple, dynamic, nishio, nesting, rules)
     engine.values = values
     engine.cand = list(cand)
     engine.where = where

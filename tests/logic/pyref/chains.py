@@ -49,6 +49,7 @@ def _hints(state: Candidates, spec: tuple[bool, bool, bool, int]) -> list[Deduct
         dynamic=dynamic,
         nishio=nishio,
         nesting=nesting,
+        rules=state.rules,
     )
 
 

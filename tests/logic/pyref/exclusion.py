@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from sudokit._shape import Shape
-from sudokit.logic._state import Candidates, bits, geometry, house_order
+from sudokit.logic._state import Candidates, bits, geometry, house_order, visible_order
 from sudokit.logic._step import Step
+from sudokit.rules import Rules
 
 __all__ = ["find_aligned_pair_exclusions", "find_aligned_triple_exclusions"]
 
@@ -44,7 +45,7 @@ def _search(state: Candidates, degree: int) -> Iterator[Step]:
     if len(excl) < degree:
         return
     kinds_memo: dict[int, frozenset[int]] = {}
-    shape = state.shape
+    shape, rules = state.shape, state.rules
 
     def kinds(cells: int) -> frozenset[int]:
         """The distinct candidate masks of ``cells``: all that matters of the excluders."""
@@ -58,7 +59,7 @@ def _search(state: Candidates, degree: int) -> Iterator[Step]:
         excl_b, mb, peers_b, bit_b = excl[b], cand[b], peer_mask[b], 1 << b
         # The earlier base cells sharing two excluders with b, in SE's pair order; a pair
         # with fewer cannot work, nor can any triple built on it.
-        partners = _seen_twice(shape, excl_b) & base_mask & (bit_b - 1)
+        partners = _seen_twice(shape, rules, excl_b) & base_mask & (bit_b - 1)
         while partners:
             bit_a = partners & -partners
             partners ^= bit_a
@@ -70,7 +71,9 @@ def _search(state: Candidates, degree: int) -> Iterator[Step]:
                 if gone2 != (0, 0):
                     yield _step(state, (a, b), gone2, common)
                 continue
-            viable = (excl[a] | excl_b) & base_mask & _seen_twice(shape, common) & ~bit_a & ~bit_b
+            viable = (
+                (excl[a] | excl_b) & base_mask & _seen_twice(shape, rules, common) & ~bit_a & ~bit_b
+            )
             if not viable:
                 continue
             ma, peers_a = cand[a], peer_mask[a]
@@ -99,23 +102,23 @@ def _search(state: Candidates, degree: int) -> Iterator[Step]:
                 if gone3 != (0, 0, 0):
                     hits.append((t, gone3, shared))
             if hits:  # rare: put them in SE's twin-area order
-                rank = _twin_rank(shape, a, b, excl[a])
+                rank = _twin_rank(shape, rules, a, b, excl[a])
                 for t, gone3, shared in sorted(hits, key=lambda hit: rank(hit[0])):
                     yield _step(state, (a, b, t), gone3, shared)
 
 
-def _twin_rank(shape: Shape, a: int, b: int, excl_a: int) -> Callable[[int], int]:
+def _twin_rank(shape: Shape, rules: Rules, a: int, b: int, excl_a: int) -> Callable[[int], int]:
     """The position of a third cell in SE's twin area of (a, b): ``a``'s excluders (in its
     house order: box, row, column), then ``b``'s."""
-    pos = _house_pos(shape)
+    pos = _house_pos(shape, rules)
     pos_a, pos_b = pos[a], pos[b]
     return lambda t: pos_a[t] if excl_a >> t & 1 else len(pos_a) + pos_b[t]
 
 
 @lru_cache(maxsize=1 << 14)
-def _seen_twice(shape: Shape, cells: int) -> int:
-    """The cells that see at least two of ``cells``."""
-    peer_mask = geometry(shape).peer_mask
+def _seen_twice(shape: Shape, rules: Rules, cells: int) -> int:
+    """The cells that see at least two of ``cells`` (peers under ``rules``)."""
+    peer_mask = geometry(shape, rules).peer_mask
     once = twice = 0
     while cells:
         low = cells & -cells
@@ -127,9 +130,11 @@ def _seen_twice(shape: Shape, cells: int) -> int:
 
 
 @lru_cache(maxsize=32)
-def _house_pos(shape: Shape) -> tuple[dict[int, int], ...]:
-    """For each cell, the position of each peer in its house order (box, row, column)."""
-    return tuple({p: i for i, p in enumerate(order)} for order in house_order(shape))
+def _house_pos(shape: Shape, rules: Rules) -> tuple[dict[int, int], ...]:
+    """For each cell, the position of each peer in its house order (box, row, column; under
+    rules SukakuExplainer's visible order)."""
+    orders = house_order(shape) if rules.is_classic else visible_order(shape, rules)
+    return tuple({p: i for i, p in enumerate(order)} for order in orders)
 
 
 def _step(state: Candidates, cells: tuple[int, ...], gone: tuple[int, ...], excluders: int) -> Step:

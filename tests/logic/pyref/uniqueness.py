@@ -10,11 +10,14 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from sudokit._shape import Shape
-from sudokit.logic._state import Candidates, bits
+from sudokit.logic._state import Candidates, bits, extra_houses
 from sudokit.logic._step import Step
+from sudokit.rules import CLASSIC, Rules
+from sudokit.rules import geometry as rules_geometry
 
 __all__ = [
     "find_unique_loops",
+    "houses_in_order",
     "small_unions",
     "unique_loop_rating",
 ]
@@ -35,9 +38,20 @@ def unique_loop_rating(size: int) -> float:
 
 
 @lru_cache(maxsize=32)
-def _regions(shape: Shape) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell, (kind, unit) for its box, row and column: Sudoku Explainer's region order."""
-    return tuple(((_BLOCK, box), (_ROW, row), (_COL, col)) for row, col, box in shape.units_of)
+def _regions(shape: Shape, rules: Rules = CLASSIC) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, (kind, unit) for its box, row and column: Sudoku Explainer's region order;
+    under rules then its disjoint group, window and diagonals (SukakuExplainer's order).
+    A cell is in one house of each kind, so a house stands for its kind: kind is the unit."""
+    if rules.is_classic:
+        return tuple(((_BLOCK, box), (_ROW, row), (_COL, col)) for row, col, box in shape.units_of)
+    geo = rules_geometry(shape, rules)
+    order = [h for kind in extra_houses(shape, rules) for h in kind]
+    out = []
+    for c in range(shape.size):
+        row, col, box = geo.houses_of[c][:3]
+        extra = [h for h in order if h in geo.houses_of[c]]
+        out.append(tuple((u, u) for u in (box, row, col, *extra)))
+    return tuple(out)
 
 
 class _Found:
@@ -64,7 +78,7 @@ def find_unique_loops(state: Candidates) -> Iterator[Step]:
         if both.bit_count() < 4:
             continue
         for loop in _loops(state, start, m, both):
-            if not _is_unique_loop(state, loop):
+            if not _is_unique_loop(state, loop) or _restricted(state, loop, m):
                 continue
             for hint in _loop_hints(state, loop, m):
                 if hint.key not in seen:
@@ -84,8 +98,8 @@ def _loops(state: Candidates, start: int, pair: int, both: int) -> list[tuple[in
     """
     cand = state.cand
     unit_mask = state.geo.unit_mask
-    regions = _regions(state.shape)
-    unit_bits = _unit_bits(state.shape)
+    regions = _regions(state.shape, state.rules)
+    unit_bits = _unit_bits(state.shape, state.rules)
     start_bit = 1 << start
     not_pair = ~pair
     found: list[tuple[int, ...]] = []
@@ -128,17 +142,34 @@ def _loops(state: Candidates, start: int, pair: int, both: int) -> list[tuple[in
 
 
 @lru_cache(maxsize=32)
-def _unit_bits(shape: Shape) -> tuple[int, ...]:
-    """Per cell, its row, column and box as a bitset of unit indexes."""
-    return tuple((1 << r) | (1 << c) | (1 << b) for r, c, b in shape.units_of)
+def _unit_bits(shape: Shape, rules: Rules = CLASSIC) -> tuple[int, ...]:
+    """Per cell, its houses as a bitset of unit indexes."""
+    return tuple(sum(1 << u for _, u in houses) for houses in _regions(shape, rules))
+
+
+def _restricted(state: Candidates, loop: tuple[int, ...], pair: int) -> bool:
+    """SukakuExplainer's check under neighbour rules: a cell tied to a loop cell by a
+    neighbour rule alone (no shared house) that may still hold either digit breaks the
+    deadly pattern."""
+    if state.rules.is_classic:
+        return False
+    geo = state.geo
+    either = state.where[pair.bit_length()] | state.where[(pair & -pair).bit_length()]
+    for cell in loop:
+        tied = geo.peer_mask[cell]
+        for _, u in _regions(state.shape, state.rules)[cell]:
+            tied &= ~geo.unit_mask[u]
+        if tied & either:
+            return True
+    return False
 
 
 def _is_unique_loop(state: Candidates, loop: tuple[int, ...]) -> bool:
     """Every unit met holds exactly two loop cells, one at an even and one at an odd index."""
-    units_of = state.geo.units_of
+    regions = _regions(state.shape, state.rules)
     even = odd = 0
     for i, cell in enumerate(loop):
-        for u in units_of[cell]:
+        for _, u in regions[cell]:
             bit = 1 << u
             if i & 1:
                 if odd & bit:
@@ -239,6 +270,18 @@ def _type2(
     return [_Found(base, 2, (2, loop_mask), step)]
 
 
+def houses_in_order(state: Candidates) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its houses in (Sukaku)Explainer's region order."""
+    return tuple(tuple(u for _, u in r) for r in _regions(state.shape, state.rules))
+
+
+def _shared(state: Candidates, c1: int, c2: int) -> list[int]:
+    """The houses ``c1`` and ``c2`` share, in (Sukaku)Explainer's region order."""
+    regions = _regions(state.shape, state.rules)
+    theirs = {u for _, u in regions[c2]}
+    return [u for _, u in regions[c1] if u in theirs]
+
+
 def _type3(
     state: Candidates,
     loop: tuple[int, ...],
@@ -253,13 +296,10 @@ def _type3(
     """Naked and hidden sets completed by the pseudo-cell ``c1``/``c2`` (SE's type 3 search)."""
     values, n = state.values, state.n
     units = state.geo.units
-    regions = _regions(state.shape)
     out: list[_Found] = []
     others = [d for d in range(1, n + 1) if d not in (v1, v2) and not rest >> (d - 1) & 1]
     for degree in range(rest.bit_count(), n - 1):
-        for (_, u1), (_, u2) in zip(regions[c1], regions[c2], strict=True):
-            if u1 != u2:
-                continue
+        for u1 in _shared(state, c1, c2):
             empty = sum(1 for c in units[u1] if not values[c])
             if degree * 2 <= empty:
                 out += _naked(state, loop, loop_mask, base, v1, v2, c1, c2, rest, u1, degree)
@@ -301,7 +341,10 @@ def _naked(
         if union.bit_count() != degree or inner.bit_count() != degree:
             continue
         set_cells = set(others) | {c1, c2}
-        elims = [(c, d + 1) for c in unit if c not in set_cells for d in bits(cand[c] & union)]
+        if state.rules.is_classic:
+            elims = [(c, d + 1) for c in unit if c not in set_cells for d in bits(cand[c] & union)]
+        else:
+            elims = _naked_victims(state, (*others, c1, c2), union)
         if not elims:
             continue
         rating = base + (degree - 1) * 0.1
@@ -322,6 +365,21 @@ def _naked(
         )
         out.append(_Found(rating, 3, (31, loop_mask, u, union, others), step))
     return out
+
+
+def _naked_victims(state: Candidates, cells: tuple[int, ...], digits: int) -> list[tuple[int, int]]:
+    """SukakuExplainer's naked set under rules: each digit goes from every cell that sees all
+    the set's cells (the pseudo-cell's two among them) holding it, in any house or by a
+    neighbour rule."""
+    cand, peer_mask = state.cand, state.geo.peer_mask
+    out = []
+    for d0 in bits(digits):
+        victims = -1
+        for c in cells:
+            if cand[c] >> d0 & 1:
+                victims &= peer_mask[c]
+        out += [(c, d0 + 1) for c in bits(victims & state.where[d0 + 1])]
+    return sorted(out)
 
 
 def _hidden(
@@ -427,12 +485,9 @@ def _type4(
     c2: int,
 ) -> list[_Found]:
     where, unit_mask = state.where, state.geo.unit_mask
-    regions = _regions(state.shape)
     pair_cells = (1 << c1) | (1 << c2)
     lock1 = lock2 = -1
-    for (_, u1), (_, u2) in zip(regions[c1], regions[c2], strict=True):
-        if u1 != u2:
-            continue
+    for u1 in _shared(state, c1, c2):
         # The last unit kind (box, row, column) where a digit is locked wins, as in SE.
         if not where[v1] & unit_mask[u1] & ~pair_cells:
             lock1 = u1

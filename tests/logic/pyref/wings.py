@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sudokit.logic._state import Candidates, bits, house_order
+from sudokit.logic._state import Candidates, bits, house_order, visible_order
 from sudokit.logic._step import Step
 
 __all__ = ["find_xy_wings", "find_xyz_wings"]
@@ -15,7 +15,12 @@ __all__ = ["find_xy_wings", "find_xyz_wings"]
 
 def _wings(state: Candidates, xyz: bool) -> Iterator[Step]:
     cand, where, peer_mask = state.cand, state.where, state.geo.peer_mask
-    houses = house_order(state.shape)
+    # SE's house order; under rules SukakuExplainer's visible cells
+    houses = (
+        house_order(state.shape)
+        if state.rules.is_classic
+        else visible_order(state.shape, state.rules)
+    )
     pivot_size = 3 if xyz else 2
     for pivot, xy in enumerate(cand):
         if xy.bit_count() != pivot_size:

@@ -17,6 +17,8 @@ static inline int ch_many(ch_mask_t m) { return (m & (m - 1)) != 0; }
 /* Exactly two bits set (cheaper than a popcount on CPUs without the instruction). */
 static int ch_two_bits(ch_mask_t m) { ch_mask_t r = m & (m - 1); return r && !(r & (r - 1)); }
 static int ch_lowbit(ch_mask_t m) { return __builtin_ctzll(m); }
+/* The houses the engine keeps places for: a rules geometry's all, else rows, columns, boxes. */
+static inline int ch_nunits(const lgeo *g) { return g->rules ? g->nhouse : g->nunit; }
 
 /* Grids up to this many candidates get the reachability filter (its tables are ncand^2 bits)
  * and bit sets of candidates (the closures' sets, the geometry's peerbits). */
@@ -111,7 +113,7 @@ typedef struct {
                    component's span it took in */
     uint64_t *reach_off;  /* with_off builds: per component, the "off"s its "on"s lead to */
     int off;              /* reach_off built */
-    int *oto;   /* per candidate, 5 ints: how many "on"s its "off" gives (-1: not known yet), then
+    int *oto;   /* per candidate, CH_OTO ints: how many "on"s its "off" gives (-1: not known yet), then
                    those candidates (ch_reach_build: the grid is the same for all "on"s) */
     char *onstk;
 } ch_Reach;

@@ -9,12 +9,13 @@ static ch_Engine *ch_engine_new(const lgeo *g, int multiple, int dynamic, int ni
     if (!e) return NULL;
     e->g = g; e->multiple = multiple; e->dynamic = dynamic; e->nishio = nishio; e->nesting = nesting;
     e->cand = malloc(sizeof(ch_mask_t) * g->size);
-    e->pos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
-    e->srcpos = malloc(sizeof(ch_mask_t) * g->nunit * g->n);
+    int nu = ch_nunits(g);
+    e->pos = malloc(sizeof(ch_mask_t) * nu * g->n);
+    e->srcpos = malloc(sizeof(ch_mask_t) * nu * g->n);
     e->src_buf = malloc(sizeof(ch_mask_t) * g->size);
-    e->empties = malloc(sizeof(int) * g->nunit);
+    e->empties = malloc(sizeof(int) * nu);
     e->livecell = e->livemem_cell = malloc(sizeof(ch_mask_t) * 2 * g->size);
-    e->livepos = e->livemem_pos = malloc(sizeof(ch_mask_t) * 2 * g->nunit * g->n);
+    e->livepos = e->livemem_pos = malloc(sizeof(ch_mask_t) * 2 * nu * g->n);
     e->on_map = malloc(sizeof(int) * g->ncand);
     e->off_map = malloc(sizeof(int) * g->ncand);
     e->cache = malloc(sizeof(int) * g->ncand);
@@ -75,20 +76,30 @@ static void ch_engine_free(ch_Engine *e) {
  * places, empty cells and placed values are copied from it instead of worked out again. */
 static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *cand, const ch_Engine *from) {
     const lgeo *g = e->g;
-    int n = g->n;
+    int n = g->n, nu = ch_nunits(g);
     ch_engine_reset(e);
     e->values = values;
     memcpy(e->cand, cand, sizeof(ch_mask_t) * g->size);
     if (from) {
-        memcpy(e->pos, from->pos, sizeof(ch_mask_t) * g->nunit * n);
-        memcpy(e->empties, from->empties, sizeof(int) * g->nunit);
+        memcpy(e->pos, from->pos, sizeof(ch_mask_t) * nu * n);
+        memcpy(e->empties, from->empties, sizeof(int) * nu);
         memcpy(e->placed, from->placed, sizeof e->placed);
     } else {
-        memset(e->pos, 0, sizeof(ch_mask_t) * g->nunit * n);
-        memset(e->empties, 0, sizeof(int) * g->nunit);
+        memset(e->pos, 0, sizeof(ch_mask_t) * nu * n);
+        memset(e->empties, 0, sizeof(int) * nu);
         memset(e->placed, 0, sizeof e->placed);
     }
-    for (int c = 0; c < g->size && !from; c++) {
+    for (int c = 0; c < g->size && !from && g->rules; c++) {  /* every house of the cell */
+        int nh;
+        const int *hs = lg_houses(g, c, &nh), *hi = g->cell_hidx + c * LG_HMAX;
+        if (values[c]) e->placed[values[c] - 1]++;
+        else for (int t = 0; t < nh; t++) e->empties[hs[t]]++;
+        for (ch_mask_t m = e->cand[c]; m; m &= m - 1) {
+            int d = ch_lowbit(m);
+            for (int t = 0; t < nh; t++) e->pos[hs[t] * n + d] |= (ch_mask_t)1 << hi[t];
+        }
+    }
+    for (int c = 0; c < g->size && !from && !g->rules; c++) {
         const int *su = g->se_units + 3 * c, *ui = g->unit_index + 3 * c;
         if (values[c]) e->placed[values[c] - 1]++;
         else for (int t = 0; t < 3; t++) e->empties[su[t]]++;
@@ -99,7 +110,7 @@ static void ch_engine_run(ch_Engine *e, const uint8_t *values, const ch_mask_t *
         }
     }
     memcpy(e->src_buf, e->cand, sizeof(ch_mask_t) * g->size);
-    memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * g->nunit * n);
+    memcpy(e->srcpos, e->pos, sizeof(ch_mask_t) * nu * n);
     if (e->multiple && !e->dynamic && !e->nishio) {
         /* static multiple chains: which closures may share a potential (ch_may_share) */
         ch_set_live(e, 1, 1);

@@ -10,12 +10,16 @@ typedef struct { int key, cause; } ch_Proto;
 /* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
 _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for SUDOKIT_MAX_SIDE");
 
+static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out);
+static int ch_off_to_on_rules(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out);
+
 /* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" candidate ``cand``, in its order
  * (other digits of the cell, then the digit's other places in box, row, column). With ``live``
  * (static chains, see ch_set_live), only the "off" potentials that lead somewhere, and the one
  * of candidate ``keep`` (a search's target; -1: none): the others are dead ends. */
 static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out) {
     const lgeo *g = e->g;
+    if (g->rules) return ch_on_to_off_rules(e, cand, y_links, live, keep, out);
     int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
     int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
     if (y_links) {
@@ -51,6 +55,7 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
  * are left; a potential given by two units is listed once). */
 static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
     const lgeo *g = e->g;
+    if (g->rules) return ch_off_to_on_rules(e, cand, y_links, x_links, out);
     const lcand *cg = g->cg + cand;
     int n = g->n, c = cg->cell, d = cg->digit, k = 0;
     if (y_links) {
@@ -72,6 +77,80 @@ static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_
             for (int s = k0; s < k; s++) if (out[s].key == key) dup = 1;
             if (dup) continue;
             out[k].key = key; out[k++].cause = cg->unit[t];
+        }
+    }
+    return k;
+}
+
+/* getOnToOff under rules, as SukakuExplainer generalises it: the cell's other digits, then the
+ * digit's other places in the cell's houses (box, row, column, disjoint group, window,
+ * diagonals; each cell once), then in the cells a neighbour rule ties to it (anti-king's,
+ * then anti-knight's), those "off" by the cell's cause. ``live`` and ``keep`` as above. */
+static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out) {
+    const lgeo *g = e->g;
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0, nh;
+    int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
+    if (y_links) {
+        ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
+        if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
+        while (m) {
+            int v = ch_lowbit(m); m &= m - 1;
+            out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
+        }
+    }
+    const int *hs = lg_houses(g, c, &nh);
+    const dmask *skip = g->cell_hskip + c * LG_HMAX;
+    for (int t = 0; t < nh; t++) {
+        int u = hs[t];
+        const int *uc = g->unit_cells + u * n;
+        ch_mask_t m = e->pos[u * n + d] & ~skip[t];
+        if (live) {
+            ch_mask_t lm = e->livepos[u * n + d];
+            if (kd == d && cs_has(lg_mask(g, u), kc))
+                for (int i = 0; i < n; i++) if (uc[i] == kc) lm |= (ch_mask_t)1 << i;
+            m &= lm;
+        }
+        while (m) {
+            int i = ch_lowbit(m); m &= m - 1;
+            out[k].key = (uc[i] * n + d) * 2; out[k++].cause = u;
+        }
+    }
+    for (int i = g->nbr_start[c]; i < g->nbr_start[c + 1]; i++) {
+        int q = g->nbr[i];
+        if (!((e->cand[q] >> d) & 1)) continue;
+        if (live && !((e->livecell[q] >> d) & 1) && !(q == kc && d == kd)) continue;
+        out[k].key = (q * n + d) * 2; out[k++].cause = CH_CAUSE_CELL;
+    }
+    return k;
+}
+
+/* getOffToOn under rules: the cell's other candidate when two are left, then, house by house
+ * (the cell's, in SukakuExplainer's order), the digit's other place when two are left; a
+ * potential two houses give is listed once. */
+static int ch_off_to_on_rules(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
+    const lgeo *g = e->g;
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0, nh;
+    if (y_links) {
+        ch_mask_t m = e->cand[c];
+        if (ch_two_bits(m)) {
+            int first = ch_lowbit(m), other = first;
+            if (first == d) other = ch_lowbit(m & (m - 1));
+            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CH_CAUSE_CELL;
+        }
+    }
+    if (x_links) {
+        int k0 = k;
+        const int *hs = lg_houses(g, c, &nh);
+        const int *hi = g->cell_hidx + c * LG_HMAX;
+        for (int t = 0; t < nh; t++) {
+            ch_mask_t pm = e->pos[hs[t] * n + d];
+            if (!ch_two_bits(pm)) continue;
+            pm &= ~((ch_mask_t)1 << hi[t]);
+            int other = g->unit_cells[hs[t] * n + ch_lowbit(pm)];
+            int key = (other * n + d) * 2 + 1, dup = 0;
+            for (int s = k0; s < k; s++) if (out[s].key == key) dup = 1;
+            if (dup) continue;
+            out[k].key = key; out[k++].cause = hs[t];
         }
     }
     return k;

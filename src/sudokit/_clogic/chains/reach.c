@@ -5,6 +5,10 @@
  * that cannot share a potential.
  */
 
+/* Per candidate in ch_Reach.oto: its "off"'s "on"s, counted (the cell's other candidate, and
+ * one per house of the cell). */
+#define CH_OTO (2 + LG_HMAX)
+
 static void ch_reach_free(ch_Reach *r) {
     free(r->reach); free(r->reach_off); free(r->comp); free(r->csize); free(r->span); free(r->oto); free(r->start); free(r->idx); free(r->low); free(r->stk);
     free(r->call); free(r->it); free(r->adj); free(r->onstk);
@@ -32,7 +36,7 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
         r->comp = malloc(sizeof(int) * (size_t)ncand);
         r->csize = malloc(sizeof(int) * (size_t)ncand);
         r->span = malloc(sizeof(int) * 2 * (size_t)ncand);
-        r->oto = malloc(sizeof(int) * 5 * (size_t)ncand);
+        r->oto = malloc(sizeof(int) * CH_OTO * (size_t)ncand);
         r->start = malloc(sizeof(int) * ((size_t)ncand + 1));
         r->idx = malloc(sizeof(int) * (size_t)ncand);
         r->low = malloc(sizeof(int) * (size_t)ncand);
@@ -60,13 +64,13 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
             }
     }
     /* the "on" -> "on" links, as lists per candidate */
-    ch_Proto offs[CH_MAX_PROTO], ons[8];
+    ch_Proto offs[CH_MAX_PROTO], ons[2 + LG_HMAX];
     int len = 0;
     /* only the candidates present are visited (the grids of nested chains are sparse), in
      * ascending order: a candidate's links run from start[cand] to start[cand + 1] */
     int n = g->n;
     for (int c = 0; c < g->size; c++)
-        for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) r->oto[5 * (c * n + ch_lowbit(cm))] = -1;
+        for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) r->oto[CH_OTO * (c * n + ch_lowbit(cm))] = -1;
     for (int c = 0; c < g->size; c++)
     for (ch_mask_t cm = e->cand[c]; cm; cm &= cm - 1) {
         int cand = c * n + ch_lowbit(cm);
@@ -74,7 +78,7 @@ static void ch_reach_build(ch_Engine *e, int y_links, int with_off) {
         r->idx[cand] = -1; r->comp[cand] = -1; r->onstk[cand] = 0;
         int k = ch_on_to_off(e, cand, y_links, 1, -1, offs);
         for (int j = 0; j < k; j++) {
-            int *o = r->oto + 5 * (offs[j].key >> 1);  /* an "off" of a candidate present */
+            int *o = r->oto + CH_OTO * (offs[j].key >> 1);  /* an "off" of a candidate present */
             if (o[0] < 0) {
                 o[0] = ch_off_to_on(e, offs[j].key >> 1, y_links, 1, ons);
                 for (int i = 0; i < o[0]; i++) o[1 + i] = ons[i].key >> 1;

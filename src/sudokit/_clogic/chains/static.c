@@ -27,7 +27,7 @@ static void ch_do_cycles(ch_Engine *e, int src, int y_links, int x_links, ch_IVe
     /* An "off" met again gives no new "on" (the first one queued gave them all), so it is only
      * worth another node when it may close the cycle: when it is one of the "off"s that lead
      * to ``src`` (the strong links of its candidate). */
-    ch_Proto closing[8];
+    ch_Proto closing[2 + LG_HMAX];
     int nclosing = ch_off_to_on(e, skey >> 1, y_links, x_links, closing);
     /* Every "on" of a cycle through src lies in src's strongly connected component, and an
      * "on" outside it never makes a node that one inside would have made (its "off"s lead
@@ -160,8 +160,9 @@ static void ch_cycle_hint(ch_Engine *e, int dst_on, int y_links, int x_links) {
     for (int p = dst_on; ch_first_parent(e, p) >= 0; p = ch_first_parent(e, p)) {
         int key = e->nodes[p].key, cand = key >> 1, c = cand / n, d = cand % n;
         ch_mask_t bit = (ch_mask_t)1 << d;
-        const int *pp = g->house_order + c * g->npeer;
-        for (int k = 0; k < g->npeer; k++) {
+        int np;
+        const int *pp = lg_peers(g, c, &np);
+        for (int k = 0; k < np; k++) {
             int q = pp[k];
             if (e->stamp[q] == gen || !(e->cand[q] & bit)) continue;
             if (key & 1) e->scratch[q * n + d] = gen_f;
@@ -249,13 +250,38 @@ static void ch_unary(ch_Engine *e, int cand, int y_links, int x_links) {
     }
 }
 
+/* ch_set_live on a rules geometry: every house of the cell. */
+static void ch_set_live_rules(ch_Engine *e, int y_links, int x_links) {
+    const lgeo *g = e->g;
+    int n = g->n;
+    for (int c = 0; c < g->size; c++) {
+        int nh;
+        const int *hs = lg_houses(g, c, &nh), *hi = g->cell_hidx + c * LG_HMAX;
+        ch_mask_t m = e->cand[c], live = 0;
+        if (y_links && ch_two_bits(m)) live = m;
+        else if (x_links) {
+            for (; m; m &= m - 1) {
+                int d = ch_lowbit(m);
+                for (int t = 0; t < nh; t++)
+                    if (ch_two_bits(e->pos[hs[t] * n + d])) { live |= (ch_mask_t)1 << d; break; }
+            }
+        }
+        e->livecell[c] = live;
+        for (; live; live &= live - 1) {
+            int d = ch_lowbit(live);
+            for (int t = 0; t < nh; t++) e->livepos[hs[t] * n + d] |= (ch_mask_t)1 << hi[t];
+        }
+    }
+}
+
 /* Which "off" potentials have a consequence in static chains with these links (a two-digit
  * cell, or a digit with two places in one of the cell's units): the grid does not change while
  * they run, and the others are dead ends, never worth a node. */
 static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
     const lgeo *g = e->g;
     int n = g->n;
-    memset(e->livepos, 0, sizeof(ch_mask_t) * (size_t)g->nunit * (size_t)n);
+    memset(e->livepos, 0, sizeof(ch_mask_t) * (size_t)ch_nunits(g) * (size_t)n);
+    if (g->rules) { ch_set_live_rules(e, y_links, x_links); return; }
     for (int c = 0; c < g->size; c++) {
         ch_mask_t m = e->cand[c], live = 0;
         if (y_links && ch_two_bits(m)) live = m;
@@ -280,7 +306,7 @@ static void ch_set_live(ch_Engine *e, int y_links, int x_links) {
 /* Swap the live sets with the kept ones (see live_xy). */
 static void ch_live_swap(ch_Engine *e) {
     const lgeo *g = e->g;
-    size_t nc = (size_t)g->size, np = (size_t)g->nunit * (size_t)g->n;
+    size_t nc = (size_t)g->size, np = (size_t)ch_nunits(g) * (size_t)g->n;
     e->livecell = e->livecell == e->livemem_cell ? e->livemem_cell + nc : e->livemem_cell;
     e->livepos = e->livepos == e->livemem_pos ? e->livemem_pos + np : e->livemem_pos;
 }

@@ -8,6 +8,8 @@
  *   redo stacks, the time spent; saved to localStorage after each change.
  * - change: [cell, value before, marks before, value after, marks after]; an action (one
  *   undo step) is a list of changes.
+ * - cage (killer): cells whose different digits add up to its sum; the layout lists each
+ *   cage's cells, sum, outline (cell units) and the digit sets (masks) that make its sum.
  * - hint answer: {kind, detail, text, step}, from the service (POST api/v1/hint) or, offline,
  *   from the hint path embedded in the page (see offlineHint). Every hint is worded by Python: the
  *   path's texts, and config.words for the others; this script only fills in cell names.
@@ -53,8 +55,11 @@
   // (the page knows no rule of its own), else rows, columns and boxes.
   function geometry(g) {
     var br = g.br, bc = g.bc, lay = g.layout || null;
-    var n = br * bc, size = n * n, units = [], unitsOf = [], peers = [], related = [];
+    var n = br * bc, size = n * n, units = [], unitsOf = [], peers = [], related = [], cageOf = [];
+    var cages = lay && lay.cages ? lay.cages : [];
     var r, c, i, j;
+    for (i = 0; i < size; i++) cageOf.push(-1);
+    cages.forEach(function (cage, k) { cage.cells.forEach(function (cell) { cageOf[cell] = k; }); });
     if (lay) {
       units = lay.houses;
       for (i = 0; i < size; i++) unitsOf.push([]);
@@ -79,12 +84,14 @@
       var seen = {};
       unitsOf[i].forEach(function (u) { units[u].forEach(function (p) { if (p !== i) seen[p] = true; }); });
       if (lay) lay.neighbours[i].forEach(function (p) { seen[p] = true; });
+      if (cageOf[i] >= 0) cages[cageOf[i]].cells.forEach(function (p) { if (p !== i) seen[p] = true; });
       peers.push(Object.keys(seen).map(Number));
       related.push(lay ? lay.related[i] : []);
     }
     return {
       n: n, br: br, bc: bc, size: size, units: units, unitsOf: unitsOf, peers: peers,
-      neighbours: lay ? lay.neighbours : null, related: related, layout: lay, key: geoKey(g)
+      neighbours: lay ? lay.neighbours : null, related: related, layout: lay, key: geoKey(g),
+      cages: cages, cageOf: cageOf
     };
   }
 
@@ -282,13 +289,15 @@
       board.appendChild(el);
       cells.push(el);
     }
+    board.classList.toggle("caged", geo.cages.length > 0);
     $("overlay").setAttribute("viewBox", "0 0 " + geo.n + " " + geo.n);
     $("overlay").setAttribute("preserveAspectRatio", "none");
     drawRules();
   }
 
-  // What the rules add that cell borders and fills cannot show: the diagonals, and the rules
-  // in words under the board.
+  // What the rules add that cell borders and fills cannot show: the diagonals, the killer
+  // cages (dotted outlines inset in their cells, the sum in the corner of the first cell, the
+  // outline broken round it), and the rules in words under the board.
   function drawRules() {
     var geo = S.geo, lay = geo.layout, svg = $("rules-overlay"), text = $("rules-text");
     svg.textContent = "";
@@ -303,6 +312,33 @@
         svg.appendChild(line);
       });
     }
+    geo.cages.forEach(function (cage) {
+      var first = cage.cells[0], x0 = first % geo.n, y0 = Math.floor(first / geo.n);
+      var label = String(cage.sum);
+      cage.outline.forEach(function (loop, k) {
+        var pts = loop.slice(), d;
+        if (k === 0) {
+          // the first loop starts at the first cell's top-left corner and runs clockwise:
+          // it starts after the sum and stops short of it, coming up the left side
+          var gapX = 0.1 + 0.13 * label.length, gapY = 0.2;
+          d = "M" + (pts[0][0] + gapX) + " " + pts[0][1];
+          for (var i = 1; i < pts.length; i++) d += "L" + pts[i][0] + " " + pts[i][1];
+          d += "L" + pts[0][0] + " " + (pts[0][1] + gapY);
+        } else {
+          d = "M" + pts.map(function (p) { return p[0] + " " + p[1]; }).join("L") + "Z";
+        }
+        var path = document.createElementNS(SVG, "path");
+        path.setAttribute("class", "cage");
+        path.setAttribute("d", d);
+        svg.appendChild(path);
+      });
+      var sum = document.createElementNS(SVG, "text");
+      sum.setAttribute("class", "cage-sum");
+      sum.setAttribute("x", x0 + 0.05);
+      sum.setAttribute("y", y0 + 0.22);
+      sum.textContent = label;
+      svg.appendChild(sum);
+    });
     text.textContent = lay ? lay.statement : "";
     text.hidden = !lay;
   }
@@ -326,7 +362,9 @@
   }
 
   // Cells breaking a rule: a digit twice in a house, on two neighbour-rule peers (anti-knight,
-  // anti-king), or consecutive digits on cells the nc relation ties.
+  // anti-king), or consecutive digits on cells the nc relation ties; in a killer cage, a digit
+  // twice, the digits of a full cage that do not make its sum, or those of a cage not yet
+  // full that already go past it (all the cage's filled cells are marked).
   function conflicts() {
     var g = S.game, geo = S.geo, bad = {};
     geo.units.forEach(function (unit) {
@@ -346,7 +384,57 @@
         });
       });
     }
+    geo.cages.forEach(function (cage) {
+      var at = {}, total = 0, filled = [];
+      cage.cells.forEach(function (c) {
+        var v = g.values[c];
+        if (!v) return;
+        if (at[v] !== undefined) { bad[c] = true; bad[at[v]] = true; } else at[v] = c;
+        total += v;
+        filled.push(c);
+      });
+      var full = filled.length === cage.cells.length;
+      if (full ? total !== cage.sum : total >= cage.sum && filled.length) {
+        filled.forEach(function (c) { bad[c] = true; });
+      }
+    });
     return bad;
+  }
+
+  // The cage-sum helper: the digit sets the selected cell's cage can still take, of those that
+  // make its sum: sets that hold every digit entered in the cage, and whose other digits each
+  // empty cell where the player keeps marks could take one of.
+  function cageCombos(cage) {
+    var g = S.game, entered = 0, twice = false;
+    cage.cells.forEach(function (c) {
+      var v = g.values[c];
+      if (v) { if (entered & bit(v)) twice = true; entered |= bit(v); }
+    });
+    if (twice) return [];
+    return cage.sets.filter(function (set) {
+      if ((set & entered) !== entered) return false;
+      var rest = set & ~entered;
+      return cage.cells.every(function (c) { return g.values[c] || !g.marks[c] || (g.marks[c] & rest); });
+    });
+  }
+
+  function renderCageHelp() {
+    var geo = S.geo, box = $("cage-help"), k = geo.cageOf[S.sel];
+    box.hidden = k < 0;
+    if (k < 0) return;
+    var cage = geo.cages[k], combos = cageCombos(cage), list = $("cage-combos");
+    $("cage-title").textContent = "Cage " + cage.sum + " in " + cage.cells.length +
+      (cage.cells.length === 1 ? " cell" : " cells") + ": " +
+      (combos.length ? combos.length + " of " + cage.sets.length + (cage.sets.length === 1 ? " set" : " sets") + " left"
+        : "no set of digits fits");
+    list.textContent = "";
+    combos.forEach(function (set) {
+      var item = document.createElement("li");
+      item.className = "combo";
+      item.dataset.mask = set;
+      item.textContent = markList(set).split(" ").join("+");
+      list.appendChild(item);
+    });
   }
 
   // What the shown hint draws, by detail: 1 the region, 2 the pattern's cells, 3 everything.
@@ -457,6 +545,7 @@
     $("board").setAttribute("aria-activedescendant", "cell-" + S.sel);
     drawLinks(view.links);
     renderPad();
+    renderCageHelp();
     $("undo").disabled = !g.history.length;
     $("redo").disabled = !g.future.length;
     $("pencil").setAttribute("aria-pressed", S.pencil ? "true" : "false");
