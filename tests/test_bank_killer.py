@@ -1,8 +1,9 @@
 """Killer puzzles in the bank: stored keyed by their canonical id (cages moved with the cells,
-no relabelling), graded as :func:`~sudokit.rating.rate` grades them, or, when the rating cannot
-finish (a technique it needs does not run under cages yet), with their grade unknown (level
-``unrated``, ER 0.0: below SE's scale); queried as ``--rules killer`` (any cages) and counted
-by kind. Run against SQLite and the throw-away PostgreSQL (``bank_url``)."""
+no relabelling), graded as :func:`~sudokit.rating.rate` grades them and kept by their killer
+level (level column ``killer-easy`` to ``killer-extreme``), or, when the rating cannot finish
+(a technique it needs does not run under cages yet), with their killer level alone (ER 0.0:
+below SE's scale); queried as ``--rules killer`` (any cages) by killer level, and counted by
+kind. Run against SQLite and the throw-away PostgreSQL (``bank_url``)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from sudokit.cli import main
 from sudokit.errors import InvalidRulesError
 from sudokit.formats import PuzzleSource, Record
 from sudokit.output import format_record
-from sudokit.rating import Level, rate
+from sudokit.rating import KillerLevel, Level, killer_level, rate
 from test_formats_killer import _generated, _killer_x
 
 
@@ -32,7 +33,8 @@ def _pending(grids: list[Grid]) -> list[Pending | Record]:
 
 
 #: A killer of large cages (the generator's, seed 0, cages of 4 to 7 cells, no givens) whose
-#: rating needs Nishio or more, which do not run under cages yet: the bank keeps it unrated.
+#: rating needs Nishio or more, which do not run under cages yet: the bank keeps it with its
+#: killer level (extreme) and no ER.
 BEYOND = Grid(
     "." * 81,
     rules=Rules(
@@ -51,7 +53,8 @@ def test_killers_are_stored_graded_and_read_back(bank_url: str) -> None:
         assert e.id == canonical_id(g) and e.rules == str(g.rules)
         r = rate(g)
         assert (e.er, e.ep, e.ed, e.hardest) == (r.er, r.ep, r.ed, r.hardest)
-        assert e.techniques and e.row()["level"] == str(Level.of(r.er))
+        assert r.killer is not None and e.killer_level == str(r.killer) == str(killer_level(g))
+        assert e.techniques and e.row()["level"] == f"killer-{r.killer}"
         form = canonical(g).grid
         assert e.puzzle == form.to_line() and e.solution == unique_solution(form).to_line()
     beyond = entries[4]
@@ -60,7 +63,8 @@ def test_killers_are_stored_graded_and_read_back(bank_url: str) -> None:
     assert (beyond.er, beyond.ep, beyond.ed, beyond.hardest, beyond.techniques) == (
         (0.0, 0.0, 0.0, None, None)
     )
-    assert beyond.row()["level"] == "unrated"
+    assert killer_level(BEYOND) is KillerLevel.EXTREME
+    assert beyond.killer_level == "extreme" and beyond.row()["level"] == "killer-extreme"
     entries = entries[:4]
     with Bank(bank_url) as bank:
         assert [a.new for a in bank.add(entries)] == [True] * 4
@@ -72,8 +76,8 @@ def test_killers_are_stored_graded_and_read_back(bank_url: str) -> None:
         assert bank.count(Filters(rules=grids[0].rules)) == 1  # one layout, exactly
         stats = bank.stats()
         assert stats["rules"] == {"killer": 4, "killer+x": 1}
-        levels = [str(Level.of(e.er)) for e in entries]
-        assert stats["level"] == {lv: levels.count(lv) for lv in levels} | {"unrated": 1}
+        levels = [f"killer-{e.killer_level}" for e in [*entries, beyond]]
+        assert stats["level"] == {lv: levels.count(lv) for lv in levels}
         stored = bank.query(Filters(rules="killer"))
         assert {s.id for s in stored} == {e.id for e in [*entries[:3], beyond]}
         for s in stored:
@@ -87,6 +91,22 @@ def test_killers_are_stored_graded_and_read_back(bank_url: str) -> None:
         assert len(picked) == 2
         assert bank.query(Filters(rules="killer"), hardest=True, limit=1)
         assert bank.count(Filters(level=None, er=(1.0, 12.0))) == 4  # the graded ones
+        # by killer level: the level of the killers, never SE's of their ER
+        for level in KillerLevel:
+            want = {e.id for e in [*entries, beyond] if e.killer_level == str(level)}
+            for asked in (level, str(level), f"killer-{level}"):
+                got = bank.query(Filters(rules="killer", level=asked))
+                assert {s.id for s in got} - {entries[3].id} == want - {entries[3].id}
+                assert all(s.rating.killer is level for s in got)
+            picked = bank.query(Filters(rules="killer", level=level), randomly=True, limit=9)
+            assert {s.id for s in picked} == want - {entries[3].id}
+        assert {s.id for s in bank.query(Filters(level="extreme"))} == {beyond.id}
+        assert bank.count(Filters(level=Level.EASY)) == 0  # SE's easy: no killer
+        # the hardest first: killer levels merged by ER (their ERs overlap each other's)
+        graded = sorted(entries, key=lambda e: (-e.er, e.id))
+        for limit in (1, 2, 5):
+            got = bank.query(hardest=True, limit=limit)
+            assert [s.id for s in got] == [e.id for e in [*graded, beyond]][:limit]
 
 
 def test_filters_name_killer_without_cages() -> None:
@@ -123,3 +143,36 @@ def test_bank_add_query_and_stats_of_killer_records(
     stats = json.loads(capsys.readouterr().out)
     assert stats["rules"] == {"killer": 4, "killer+x": 1}
     assert "unrated" not in stats["level"] and sum(stats["level"].values()) == 5
+
+
+def test_bank_fill_makes_killers_of_a_killer_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "bank.db")
+    for name in ("extreme", "easy"):
+        args = ["fill", "-n", "2", "--rules", "killer", "--level", name, "--seed", "1"]
+        assert main(["bank", "--db", db, *args]) == 0
+        assert "added 2, duplicates 0" in capsys.readouterr().err
+    assert main(["bank", "--db", db, "stats", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["level"] == {"killer-easy": 2, "killer-extreme": 2}
+    assert stats["rules"] == {"killer": 4}
+    for level in (KillerLevel.EASY, KillerLevel.EXTREME):
+        query = ["query", "--rules", "killer", "--level", str(level), "--format", "json"]
+        assert main(["bank", "--db", db, *query]) == 0
+        found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert len(found) == 2
+        for obj in found:
+            grid = Grid(obj["puzzle"], rules=Rules(obj["rules"]))
+            assert obj["level"] == str(level) and killer_level(grid) is level  # (the oracle)
+            # graded when the rating finishes it (an easy one always), else no ER written
+            assert obj["er"] >= 1.0 if level is KillerLevel.EASY else obj.get("er", 1.0) >= 1.0
+    assert main(["bank", "--db", db, "query", "--level", "extreme", "--format", "json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2  # extreme names killers only
+    for rules, asked, words in (
+        ("killer", "fiendish", "unknown killer level 'fiendish'"),
+        ("killer", "bogus", "unknown killer level 'bogus'"),
+        ("x", "extreme", "'extreme' is a killer level; rules 'x' have no cages"),
+    ):
+        assert main(["bank", "--db", db, "query", "--rules", rules, "--level", asked]) == 2
+        assert words in capsys.readouterr().err

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from sudokit.generator import SYMMETRIES
-from sudokit.web.api import LEVELS
+from sudokit.web.api import QUERY_LEVELS
 from sudokit.web.app import create_app
 
 from service import Service, make_bank, running_service
@@ -102,7 +102,10 @@ _ORACLE = FastAPI()
 
 @_ORACLE.get("/q")
 def _declared(
-    level: Annotated[Literal[LEVELS] | None, Query(description="SE level.")] = None,  # type: ignore[valid-type]
+    level: Annotated[
+        Literal[QUERY_LEVELS] | None,  # type: ignore[valid-type]
+        Query(description="SE level; for killers (rules=killer) easy, medium, hard or extreme."),
+    ] = None,
     er: Annotated[
         str | None, Query(description="SE rating or range, e.g. '7-9'.", max_length=16)
     ] = None,
@@ -120,8 +123,8 @@ def _declared(
     rules: Annotated[
         str | None,
         Query(
-            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>' (default "
-            "classic).",
+            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>', 'killer' "
+            "(any cages), 'killer+x' (default classic).",
             max_length=4096,
         ),
     ] = None,

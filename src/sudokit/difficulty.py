@@ -55,6 +55,7 @@ __all__ = [
     "Rated",
     "Request",
     "RequestFields",
+    "beyond_the_rating",
     "difficulty",
     "generate",
     "generate_many",
@@ -99,7 +100,10 @@ class RateAll:
     logic: int = LOGIC_NONE
 
     def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
-        return 0.0, rated(found, rate(found.puzzle, deadline=deadline))
+        try:
+            return 0.0, rated(found, rate(found.puzzle, deadline=deadline))
+        except InvalidRulesError as e:
+            return beyond_the_rating(found, None, e)
 
     def describe(self) -> str:
         return "any difficulty"
@@ -112,6 +116,26 @@ def _summary(found: Generated) -> str:
     if isinstance(found, Rated) and found.rating is not None:
         return f", ER {found.rating.er:.1f}{'+' if found.rating.capped else ''}"
     return ""
+
+
+def beyond_the_rating(
+    found: Generated, target: Difficulty | None, error: InvalidRulesError
+) -> tuple[float, Generated]:
+    """How an acceptance judges ``found`` when its rating raised ``error``: a killer the
+    rating cannot finish (a technique it needs does not run under cages yet) is extreme when
+    none of the killer levels' techniques solves it. It meets any difficulty (``target``
+    None) and a target of the extreme killer level alone, coming unrated
+    (:class:`~sudokit.generator.Generated`, 0.0); any other target passes it over (1.0).
+    ``error`` is raised again for a puzzle without cages."""
+    if found.puzzle.rules.cages is None:
+        raise error
+    if target is None:
+        return 0.0, found
+    if target.beyond_the_rating_is_extreme() and (
+        killer_level(found.puzzle) is KillerLevel.EXTREME
+    ):
+        return 0.0, found  # extreme, with no ER (the rating cannot finish it)
+    return 1.0, found
 
 
 @dataclass(frozen=True)
@@ -160,26 +184,18 @@ class Difficulty:
 
     def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
         """The generator's acceptance test: 0.0 and ``found`` rated when it meets the target,
-        else how far it is (and it rated as far as that took). A killer the rating cannot
-        finish (a technique it needs does not run under cages yet) is extreme when none of the
-        killer levels' techniques solves it: it meets a target of the extreme killer level
-        alone (and comes unrated, :class:`Generated`); any other target passes it over."""
+        else how far it is (and it rated as far as that took); a killer the rating cannot
+        finish as :func:`beyond_the_rating` judges it."""
         try:
             ok, rating, gap = self.check(found.puzzle, deadline)
-        except InvalidRulesError:
-            if found.puzzle.rules.cages is None:
-                raise
-            if self._beyond_the_rating_is_extreme() and (
-                killer_level(found.puzzle) is KillerLevel.EXTREME
-            ):
-                return 0.0, found  # extreme, with no ER (the rating cannot finish it)
-            return 1.0, found
+        except InvalidRulesError as e:
+            return beyond_the_rating(found, self, e)
         return (0.0 if ok else gap), rated(found, rating)
 
     def summary(self, found: Generated) -> str:
         return _summary(found)
 
-    def _beyond_the_rating_is_extreme(self) -> bool:
+    def beyond_the_rating_is_extreme(self) -> bool:
         """Whether the target is the extreme killer level and nothing a rating would tell."""
         plain = (self.lo, self.hi) == ER_SCALE and not self.require and self.allow is None
         return self.killer_level is KillerLevel.EXTREME and plain and self.hodoku_level is None

@@ -43,7 +43,7 @@ from ..generator import Dig
 from ..rating import Level
 from ._adding import add_rated
 from ._entries import (
-    UNRATED,
+    KILLER_COLUMNS,
     Entry,
     Lines,
     Pending,
@@ -430,10 +430,11 @@ class Bank:
             else:
                 want = 1 if limit is None else limit
                 r = (rng or self._rng).random()
-                rows = in_key_order(conn, base, puzzles.c.rkey >= r, want, levels)
+                scan = [*levels[0], *levels[1]]
+                rows = in_key_order(conn, base, puzzles.c.rkey >= r, want, scan)
                 if len(rows) < want:
                     more = want - len(rows)
-                    rows += in_key_order(conn, base, puzzles.c.rkey < r, more, levels)
+                    rows += in_key_order(conn, base, puzzles.c.rkey < r, more, scan)
             paths = self._paths(conn, [row.id for row in rows if row.path_known])
         return [stored_of(row, paths.get(row.id, ())) for row in rows]
 
@@ -504,7 +505,7 @@ class Bank:
                         kinds[rules_kind(k)] = kinds.get(rules_kind(k), 0) + v
                     counts = kinds
                 if name == "level":
-                    order = [*(str(lv) for lv in Level), UNRATED]
+                    order = [*(str(lv) for lv in Level), *KILLER_COLUMNS.values()]
                     out[name] = {k: counts[k] for k in order if k in counts}
                 elif name == "clues":
                     out[name] = {str(k): counts[k] for k in sorted(counts)}

@@ -26,7 +26,6 @@ from typing import Any, NamedTuple
 from .._grid import Grid, conflict_reason
 from .._parallel import ordered_map
 from .._shape import Shape
-from .._text import DEFAULT_ALPHABET, decode, symbols
 from ..canon import (
     Canonical,
     canonical,
@@ -39,21 +38,21 @@ from ..canon import (
 from ..difficulty import Rated
 from ..engine import search_batch, search_cells, unique_solution
 from ..errors import InvalidRulesError, NotUniqueError
-from ..formats import Lines, PuzzleSource, Record, RecordReader, parse_grid, raw_pieces
+from ..formats import Lines, PuzzleSource, Record, RecordReader, raw_pieces
 from ..formats.comments import GENERATED_COMMENT
 from ..formats.records import make_record
 from ..generator import Generated, is_minimal, symmetry_of
 from ..logic.hodoku import HodokuGrade
-from ..rating import Level, Rating, hodoku, rate
+from ..rating import KillerLevel, Level, Rating, hodoku, killer_level, rate
 from ..rules import Rules
 from ._stated import YES_NO, Stated, stated_in_text, stated_of
 
 __all__ = [
     "Entry",
     "Pending",
+    "KILLER_COLUMNS",
     "NO_RATING",
     "Refusal",
-    "UNRATED",
     "Stated",
     "Unrated",
     "entry_of",
@@ -69,6 +68,7 @@ __all__ = [
     "read_tasks",
     "stored_rows",
     "triage_task",
+    "unrated_killer",
     "without_gc",
 ]
 
@@ -99,9 +99,11 @@ class Entry(NamedTuple):
     seed: int | None
     index: int | None  # type: ignore[assignment]  # the generator's index, not tuple.index
     rules: str = "classic"  # the rules' text form (sudokit.rules.Rules)
+    killer_level: str | None = None  # a killer's level (sudokit.rating.KillerLevel's name)
 
     @property
     def level(self) -> Level:
+        """SE's level of the ER (a killer's own level is :attr:`killer_level`)."""
         return Level.of(self.er)
 
     def row(self) -> dict[str, object]:
@@ -133,6 +135,7 @@ def stored_rows(
     ``COPY``; the sqlite3 driver binds an ``int`` at once, while a ``bool`` (a subclass) goes
     through its adaptation protocol, two failed attribute lookups a value (0.7 us each)."""
     level = _level_name
+    killers = KILLER_COLUMNS
     flag = _FLAG
     return [  # the fields by name, not slices: one tuple built a row, no list between
         (
@@ -147,7 +150,7 @@ def stored_rows(
             er,
             ep,
             ed,
-            level(er),
+            level(er) if killer_level is None else killers[killer_level],
             hodoku_level,
             hodoku_score,
             hardest,
@@ -179,6 +182,7 @@ def stored_rows(
             seed,
             index,
             rules,
+            killer_level,
         ) in entries
     ]
 
@@ -190,15 +194,26 @@ _new_entry = partial(tuple.__new__, Entry)
 
 @lru_cache(maxsize=1024)
 def _level_name(er: float) -> str:
-    return UNRATED if er == NO_RATING else str(Level.of(er))
+    return str(Level.of(er))
 
 
-#: The level column of a puzzle stored without a rating: a killer the rating cannot finish (it
-#: needs a technique that does not run under cages yet); its ER, EP and ED are
-#: :data:`NO_RATING`.
-UNRATED = "unrated"
-#: The ER, EP and ED of a puzzle stored unrated: below SE's scale, which starts at 1.0.
+#: A killer level's name (``sudokit.rating.KillerLevel``) as the ``level`` column holds it
+#: (``killer-easy`` to ``killer-extreme``), where other puzzles have SE's level of their ER
+#: (``easy`` to ``diabolical``): a killer has a scale of its own, and each SE level's rows all
+#: rate above an easier one's, which the hardest-first scan reads.
+KILLER_COLUMNS: dict[str, str] = {str(k): f"killer-{k}" for k in KillerLevel}
+
+
+#: The ER, EP and ED of a puzzle stored unrated (a killer the rating cannot finish: it needs
+#: a technique that does not run under cages yet): below SE's scale, which starts at 1.0.
 NO_RATING = 0.0
+
+
+def unrated_killer(grid: Grid) -> Rating:
+    """What the bank keeps of a killer the rating cannot finish: no ER, EP nor ED
+    (:data:`NO_RATING`), and its killer level (extreme, unless the killer levels' techniques
+    solve it while the rating's path needs more)."""
+    return Rating(NO_RATING, NO_RATING, NO_RATING, False, None, killer=killer_level(grid))
 
 
 #: The ``puzzles`` columns an :class:`Entry` fills (:meth:`Entry.values`).
@@ -459,6 +474,7 @@ def _prepare_lines(
                         int(seed),
                         int(index),
                         "classic",
+                        None,
                     )
                 )
             )
@@ -495,20 +511,21 @@ _SUDOKU = Shape(3, 3)
 
 
 def from_generated(g: Generated, techniques: tuple[str, ...] | None = None) -> Entry:
-    """The entry of a generated (rated) puzzle; its source is its seed and index."""
+    """The entry of a generated (rated) puzzle; its source is its seed and index. A killer
+    the rating cannot finish (an extreme one the generator kept unrated) is stored with its
+    killer level and no ER (:func:`unrated_killer`)."""
     rating = g.rating if isinstance(g, Rated) else None
     if rating is None:
-        rating = rate(g.puzzle)
-        techniques = tuple(sorted({s.technique for s in rating.steps}))
-    if rating.hodoku is None:
-        rating = Rating(
-            rating.er,
-            rating.ep,
-            rating.ed,
-            rating.solved,
-            rating.hardest,
-            hodoku=hodoku_of(g.puzzle),
-        )
+        try:
+            rating = rate(g.puzzle)
+        except InvalidRulesError:
+            if g.puzzle.rules.cages is None:
+                raise
+            rating, techniques = unrated_killer(g.puzzle), None
+        else:
+            techniques = tuple(sorted({s.technique for s in rating.steps}))
+    if rating.hodoku is None or rating.steps:
+        rating = replace(rating, steps=(), hodoku=rating.hodoku or hodoku_of(g.puzzle))
     return entry_of(
         g.puzzle,
         rating,
@@ -564,6 +581,7 @@ def entry_of(
         seed=seed,
         index=index,
         rules=str(puzzle.rules),
+        killer_level=None if rating.killer is None else str(rating.killer),
     )
 
 
@@ -676,19 +694,6 @@ def _line(grid: Grid) -> str:
     return grid.to_line()
 
 
-def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
-    """A grid as the bank stored it (its one-line form, ``Grid.to_line``'s symbols): read
-    through the parser's own table of those symbols, else by the parser. The form and the
-    values' range are checked, conflicts are not: the grid was checked when it was stored (a
-    random pick of the service reads three). ``rules``: those it keeps, when not classic."""
-    if len(text) == shape.size:
-        cells = decode(text, symbols(shape.n, DEFAULT_ALPHABET))
-        if cells is not None:
-            return Grid.unchecked(shape, cells, rules=rules)
-    grid = parse_grid(text, shape=shape, allow_conflicts=True)
-    return grid if rules is None else Grid.unchecked(shape, grid.cells, rules=rules)
-
-
 def _entry(
     item: Pending, form: Grid, id: str, solution: Grid, rerate: bool, defer: bool = False
 ) -> Entry | Unrated | Refusal:
@@ -700,7 +705,8 @@ def _entry(
     grid = item.grid
     techniques: tuple[str, ...] | None = None
     rating: Rating | None = None  # the stated one
-    if s.er is None or s.ep is None or s.ed is None or rerate:
+    # (a killer is rated even with a stated rating: its record does not state its killer level)
+    if s.er is None or s.ep is None or s.ed is None or rerate or grid.rules.cages is not None:
         if defer:
             return Unrated(id, item, form, solution, rerate)
         try:
@@ -709,8 +715,9 @@ def _entry(
             if grid.rules.cages is None:
                 name = item.where.rsplit(":", 1)[0]
                 return Refusal(item.record.line, f"{name}, line {item.record.line}: {e}")
-            # a killer: kept, with its grade unknown, until the techniques it needs run there
-            full = Rating(NO_RATING, NO_RATING, NO_RATING, False, None)
+            # a killer: kept with its killer level, its ER unknown until the techniques
+            # it needs run there
+            full = unrated_killer(grid)
         else:
             techniques = tuple(sorted({step.technique for step in full.steps}))
         rating = replace(full, steps=(), hodoku=hodoku_of(grid))
@@ -761,8 +768,10 @@ def _assemble(
         er, ep, ed, hardest, grade = s.er, s.ep, s.ed, s.hardest, None
         if s.hodoku_level is not None and s.hodoku_score is not None:
             grade = HodokuGrade(level=s.hodoku_level, score=s.hodoku_score)
+        killer = None
     else:
         er, ep, ed, hardest, grade = rating.er, rating.ep, rating.ed, rating.hardest, rating.hodoku
+        killer = None if rating.killer is None else str(rating.killer)
     return Entry(  # positional: made for every puzzle the bank adds
         id,
         str(shape),
@@ -783,6 +792,7 @@ def _assemble(
         s.seed if s.index is not None else None,
         s.index if s.seed is not None else None,
         rules,
+        killer,
     )
 
 

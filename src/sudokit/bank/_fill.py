@@ -7,7 +7,16 @@ from dataclasses import dataclass, fields, replace
 from typing import Unpack
 
 from .. import generator
-from ..difficulty import Difficulty, RateAll, Rated, Request, RequestFields, rated
+from ..difficulty import (
+    Difficulty,
+    RateAll,
+    Rated,
+    Request,
+    RequestFields,
+    beyond_the_rating,
+    rated,
+)
+from ..errors import InvalidRulesError
 from ..generator import Dig, Generated
 from ..rating import rate
 from ._entries import Entry, from_generated, hodoku_of
@@ -35,10 +44,14 @@ class KeepPath:
         return self.inner.logic
 
     def judge(self, found: Generated, deadline: float | None) -> tuple[float, Generated]:
-        if isinstance(self.inner, Difficulty):
-            ok, rating, gap = self.inner.check(found.puzzle, deadline)
-        else:
-            ok, rating, gap = True, rate(found.puzzle, deadline=deadline), 0.0
+        target = self.inner if isinstance(self.inner, Difficulty) else None
+        try:
+            if target is not None:
+                ok, rating, gap = target.check(found.puzzle, deadline)
+            else:
+                ok, rating, gap = True, rate(found.puzzle, deadline=deadline), 0.0
+        except InvalidRulesError as e:  # kept unrated (from_generated stores its killer level)
+            return beyond_the_rating(found, target, e)
         if not ok:
             return gap, rated(found, rating)
         used = tuple(sorted({s.technique for s in rating.steps}))
@@ -55,12 +68,9 @@ class KeepPath:
 
 
 def entries_of(batch: list[Generated]) -> list[Entry]:
-    """A chunk of generated puzzles as entries (in the worker that made them)."""
-    return [
-        from_generated(g, g.techniques if isinstance(g, Banked) else None)
-        for g in batch
-        if isinstance(g, Rated)
-    ]
+    """A chunk of generated puzzles as entries (in the worker that made them; a killer the
+    rating cannot finish comes unrated, and is stored with its killer level)."""
+    return [from_generated(g, g.techniques if isinstance(g, Banked) else None) for g in batch]
 
 
 def check_fill(

@@ -14,12 +14,14 @@ from sqlalchemy.engine import Connection
 from .. import generator
 from .._grid import Grid
 from .._shape import Shape
+from .._text import DEFAULT_ALPHABET, decode, symbols
 from ..canon import Transform, canonical, random_isomorph
 from ..difficulty import step_names
 from ..engine import unique_solution
-from ..rating import Level, Rating
+from ..formats import parse_grid
+from ..rating import KillerLevel, Level, Rating
 from ..rules import CLASSIC, Rules
-from ._entries import UNRATED, grid_of_line
+from ._entries import KILLER_COLUMNS
 from ._schema import puzzles, techniques
 
 __all__ = ["Filters", "Stored", "hardest_first", "in_key_order", "rules_kind", "stored_of"]
@@ -27,9 +29,16 @@ __all__ = ["Filters", "Stored", "hardest_first", "in_key_order", "rules_kind", "
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """What ``bank query`` selects; every filter given must hold."""
+    """What ``bank query`` selects; every filter given must hold.
 
-    level: Level | None = None
+    ``level`` is SE's level (:class:`~sudokit.rating.Level`), or for killers their own
+    (:class:`~sudokit.rating.KillerLevel`): a name is read as the killer level when the
+    rules ask for killers only (``killer``, ``killer+x``, a cage layout), or when it is
+    ``extreme`` (no SE level), else as SE's level. A killer is stored by its killer level
+    alone: SE's ``easy`` does not select killers, the killer level ``easy`` selects killers
+    only."""
+
+    level: Level | KillerLevel | str | None = None
     er: tuple[float, float] | None = None
     require: tuple[str, ...] = ()  # techniques or groups: the solve path uses each
     clues: tuple[int, int] | None = None
@@ -40,6 +49,13 @@ class Filters:
     def __post_init__(self) -> None:
         if self.rules is not None:
             object.__setattr__(self, "rules", _rules_filter(str(self.rules)))
+        if self.level is not None:
+            object.__setattr__(self, "level", _level_filter(self.level, self.killers_only()))
+            if isinstance(self.level, KillerLevel) and self.no_killers():
+                raise ValueError(
+                    f"level {str(self.level)!r} is a killer level; rules {str(self.rules)!r} "
+                    "have no cages (ask for rules killer)"
+                )
         if self.shape is not None:
             object.__setattr__(self, "shape", Shape.of(self.shape))
         for name in self.require:
@@ -49,20 +65,37 @@ class Filters:
                 f"unknown symmetry {self.symmetry!r}; choose from {', '.join(generator.SYMMETRIES)}"
             )
 
-    def levels(self) -> list[str]:
-        """The level columns a matching puzzle can have, easiest first: the level asked for,
-        else those an ER range reaches (a stored level is :meth:`Level.of` its ER, which
-        grows with the ER), else all, ``unrated`` first (killers stored without a grade,
-        whose ER reads 0.0). Random picks and the hardest first go level by level over the
-        ``(level, rkey)`` index, so an ER range reads only its levels' rows."""
+    def levels(self) -> tuple[list[str], list[str]]:
+        """The level columns a matching puzzle can have, as two lists: SE's levels, easiest
+        first (a stored SE level is :meth:`Level.of` its ER, which grows with the ER), and
+        the killer levels (whose ER may be anything, or 0.0 for a killer the rating cannot
+        finish). The level asked for, else those an ER range reaches and every killer level
+        (when killers can match), else all that can match. Random picks and the hardest first
+        go level by level over the ``(level, rkey)`` index, so an ER range reads only its
+        levels' rows."""
+        if isinstance(self.level, KillerLevel):
+            return [], [_column(self.level)]
         if self.level is not None:
-            return [str(self.level)]
+            return [_column(self.level)], []
+        killers = [] if self.no_killers() else list(KILLER_COLUMNS.values())
         if self.er is not None:
             lo, hi = self.er
-            return (
-                [] if lo > hi else [str(lv) for lv in Level if Level.of(lo) <= lv <= Level.of(hi)]
-            )
-        return [UNRATED, *map(str, Level)]
+            if lo > hi:
+                return [], []
+            return [str(lv) for lv in Level if Level.of(lo) <= lv <= Level.of(hi)], killers
+        return ([] if self.killers_only() else list(map(str, Level))), killers
+
+    def killers_only(self) -> bool:
+        """Whether only killers can match (the rules asked for have cages, or name killer)."""
+        return isinstance(self.rules, str) or (
+            isinstance(self.rules, Rules) and self.rules.cages is not None
+        )
+
+    def no_killers(self) -> bool:
+        """Whether no killer can match (rules without cages asked for, or SE's level)."""
+        return isinstance(self.level, Level) or (
+            isinstance(self.rules, Rules) and self.rules.cages is None
+        )
 
     def killer_kind(self) -> tuple[str, ...] | None:
         """The other rules asked for with ``killer`` named bare (any cages): ``()`` for
@@ -75,7 +108,7 @@ class Filters:
         p = puzzles.c
         out: list[sa.ColumnElement[bool]] = []
         if self.level is not None:
-            out.append(p.level == str(self.level))
+            out.append(p.level == _column(self.level))
         if self.er is not None:
             out.append(p.er.between(self.er[0], self.er[1]))
         if self.clues is not None:
@@ -97,6 +130,33 @@ class Filters:
             )
             out.append(used.exists())
         return out
+
+
+def _column(level: Level | KillerLevel | str) -> str:
+    """The level column of puzzles of ``level``."""
+    if isinstance(level, KillerLevel):
+        return KILLER_COLUMNS[str(level)]
+    return str(level)
+
+
+def _level_filter(level: Level | KillerLevel | str, killers: bool) -> Level | KillerLevel:
+    """The level a filter asks for (see :class:`Filters`): ValueError for a name of
+    neither kind, or SE's level for killers only (they are stored by their own)."""
+    if isinstance(level, str):
+        name = level.strip().lower().removeprefix("killer-")
+        if killers or name == str(KillerLevel.EXTREME) or level.strip().lower() != name:
+            return KillerLevel.parse(name)
+        try:
+            return Level.parse(name)
+        except ValueError:
+            names = ", ".join([*map(str, Level), str(KillerLevel.EXTREME)])
+            raise ValueError(f"unknown level {level!r}; choose from {names}") from None
+    if isinstance(level, Level) and killers:
+        raise ValueError(
+            f"killers have levels of their own ({', '.join(map(str, KillerLevel))}), "
+            f"not SE's level {str(level)!r}"
+        )
+    return level
 
 
 def _rules_filter(text: str) -> Rules | str:
@@ -129,7 +189,8 @@ class Stored:
     symmetry: str  # of the shown form
     minimal: bool | None
     rating: Rating  # no steps; hardest None when the record that brought it did not say
-    # (a killer stored without a grade has ER, EP and ED 0.0: see ``rated``)
+    # (a killer's has its killer level; one stored without an ER has ER, EP and ED 0.0:
+    # see ``rated``)
     techniques: tuple[str, ...] | None  # None: path not known
     source: str
     seed: int | None
@@ -183,18 +244,45 @@ def in_key_order(
 
 
 def hardest_first(
-    conn: Connection, base: sa.Select[Any], limit: int, levels: list[str]
+    conn: Connection, base: sa.Select[Any], limit: int, levels: tuple[list[str], list[str]]
 ) -> list[Any]:
-    """The first ``limit`` rows of ``base`` by ER from the highest (then id), level by level
-    from the hardest: a level's rows all rate above an easier level's, so only the levels
-    that reach the limit are sorted, not the whole bank (there is no index of ER)."""
+    """The first ``limit`` rows of ``base`` by ER from the highest (then id), from the SE
+    levels and the killer levels of ``levels`` (:meth:`Filters.levels`). SE's go level by
+    level from the hardest: a level's rows all rate above an easier level's, so only the
+    levels that reach the limit are sorted, not the whole bank (there is no index of ER). A
+    killer level's ERs may be anything: each gives its first ``limit``, and all are merged."""
+    se, killers = levels
     rows: list[Any] = []
-    for level in reversed(levels):
+
+    def best(level: str, want: int) -> list[Any]:
+        stmt = base.where(puzzles.c.level == level).order_by(puzzles.c.er.desc(), puzzles.c.id)
+        return list(conn.execute(stmt.limit(want)))
+
+    for level in reversed(se):
         if len(rows) >= limit:
             break
-        stmt = base.where(puzzles.c.level == level).order_by(puzzles.c.er.desc(), puzzles.c.id)
-        rows += conn.execute(stmt.limit(limit - len(rows)))
-    return rows
+        rows += best(level, limit - len(rows))
+    if killers:
+        rows += [row for level in killers for row in best(level, limit)]
+        rows.sort(key=lambda row: (-row.er, row.id))
+    return rows[:limit]
+
+
+def grid_of_line(text: str, shape: Shape, rules: Rules | None = None) -> Grid:
+    """A grid as the bank stored it (its one-line form, ``Grid.to_line``'s symbols): read
+    through the parser's own table of those symbols, else by the parser. The form and the
+    values' range are checked, conflicts are not: the grid was checked when it was stored (a
+    random pick of the service reads three). ``rules``: those it keeps, when not classic."""
+    if len(text) == shape.size:
+        cells = decode(text, symbols(shape.n, DEFAULT_ALPHABET))
+        if cells is not None:
+            return Grid.unchecked(shape, cells, rules=rules)
+    grid = parse_grid(text, shape=shape, allow_conflicts=True)
+    return grid if rules is None else Grid.unchecked(shape, grid.cells, rules=rules)
+
+
+#: The killer levels by their level column.
+_KILLER_LEVELS = {KILLER_COLUMNS[str(k)]: k for k in KillerLevel}
 
 
 def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
@@ -211,7 +299,9 @@ def stored_of(row: Any, path: tuple[str, ...]) -> Stored:
         from ..logic.hodoku import HodokuGrade
 
         grade = HodokuGrade(row.hodoku_level, row.hodoku_score)
-    rating = Rating(row.er, row.ep, row.ed, row.er < 20.0, row.hardest, hodoku=grade)
+    killer = _KILLER_LEVELS.get(row.level) if rules.cages is not None else None
+    solved = 0.0 < row.er < 20.0  # (a killer stored without an ER reads 0.0)
+    rating = Rating(row.er, row.ep, row.ed, solved, row.hardest, hodoku=grade, killer=killer)
     added = row.added if row.added.tzinfo is not None else row.added.replace(tzinfo=UTC)
     return Stored(
         id=row.id,

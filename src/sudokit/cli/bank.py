@@ -17,6 +17,7 @@ from .args import (
     book_options,
     book_settings,
     clues_arg,
+    layout_rules_arg,
     open_bank,
     open_output,
     positive,
@@ -100,13 +101,30 @@ def bank_parser(sub: Any, par: dict[str, argparse.ArgumentParser], full: bool) -
     )
     f.add_argument("--seed", type=int, help="seed (default: the run's, else random)")
     f.add_argument("--timeout", type=seconds, default=60.0, help="seconds a puzzle (default 60)")
-    f.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
+    f.add_argument(
+        "--rules",
+        type=layout_rules_arg,
+        help="rules beyond the classic ones, as sudokit generate takes them (e.g. x+windoku; "
+        "plain jigsaw or killer: a random layout for each puzzle)",
+    )
+    f.add_argument(
+        "--cage-sizes", metavar="LO-HI", help="with --rules killer: cages of LO to HI cells"
+    )
+    f.add_argument(
+        "--level",
+        help="easy, medium, hard, fiendish or diabolical (SE's); for killers easy, medium, "
+        "hard or extreme",
+    )
     f.add_argument("--er", type=range_arg, help="ER range, e.g. 6.5-8.0")
     f.add_argument("--require", help="techniques the solve path must use, comma-separated")
     f.set_defaults(func=_bank_fill)
 
     filters = argparse.ArgumentParser(add_help=False)
-    filters.add_argument("--level", help="easy, medium, hard, fiendish or diabolical")
+    filters.add_argument(
+        "--level",
+        help="easy, medium, hard, fiendish or diabolical (SE's); for killers (--rules killer) "
+        "easy, medium, hard or extreme",
+    )
     filters.add_argument("--er", type=range_arg, help="ER range, e.g. 6.5-8.0")
     filters.add_argument(
         "--require",
@@ -220,6 +238,8 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
             args.count,
             timeout=args.timeout,
             shape=args.shape,
+            rules=args.rules,
+            cage_sizes=args.cage_sizes,
             symmetry=args.symmetry,
             level=args.level,
             er=args.er,
@@ -250,12 +270,11 @@ def _bank_fill(args: argparse.Namespace, err: TextIO) -> int:
 
 def _bank_filters(args: argparse.Namespace) -> Any:
     from ..bank import Filters
-    from ..rating import Level
 
     require = tuple(name for text in args.require or () for name in split(text) or ())
     try:
         return Filters(
-            level=Level.parse(args.level) if args.level else None,
+            level=args.level or None,  # SE's level, or a killer level for killers
             er=args.er,
             require=require,
             clues=args.clues,
@@ -307,6 +326,8 @@ def _bank_served(
                 "symmetry": s.symmetry,
             }
         facts.update(clues=puzzle.clue_count, minimal=s.minimal)
+        if not s.rated and s.rating.killer is not None:  # a killer beyond the rating
+            facts["level"] = str(s.rating.killer)
         if not args.isomorph:
             facts["id"] = s.id
         served.append((s, puzzle, solution, facts))
@@ -349,7 +370,7 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
     for s, puzzle, _, facts in _bank_served(args, with_solution=False):
         seed, index = facts.get("seed"), facts.get("index")
         label = Label(
-            level=str(s.rating.level) if s.rated else None,
+            level=s.rating.level_name if s.rated or s.rating.killer is not None else None,
             er=s.rating.er if s.rated else None,
             seed=seed if isinstance(seed, int) else None,
             index=index if isinstance(index, int) else None,

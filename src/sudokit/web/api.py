@@ -43,7 +43,7 @@ from ..errors import (
 )
 from ..formats import DEFAULT_ALPHABET, parse_grid
 from ..logic import Candidates, Step, Technique, hint
-from ..rating import Level
+from ..rating import KillerLevel, Level
 from ..rules import Rules
 
 __all__ = [
@@ -97,6 +97,9 @@ MAX_PLAY_SIDE = 16
 
 #: Level names, easiest first, as the page and the query string spell them.
 LEVELS: tuple[str, ...] = tuple(level.name.lower() for level in Level)
+#: The levels ``GET /puzzle`` takes: SE's, and the killer levels' last (a killer's easy,
+#: medium and hard share SE's names; which is meant follows from the rules).
+QUERY_LEVELS: tuple[str, ...] = (*LEVELS, str(KillerLevel.EXTREME))
 
 
 class RequestError(SudokitError, ValueError):

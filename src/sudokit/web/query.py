@@ -16,7 +16,7 @@ from .._shape import Shape
 from ..bank import Filters
 from ..difficulty import difficulty, refuse_unreachable, step_names
 from ..generator import SYMMETRIES
-from .api import LEVELS, RequestError
+from .api import QUERY_LEVELS, RequestError
 
 __all__ = [
     "DAILY_FROM",
@@ -35,7 +35,10 @@ class PuzzleQuery(BaseModel):
     operation's parameters in the schema are made from its fields (:func:`parameters`).
     FastAPI's own handling of five declared query parameters cost a fifth of the request."""
 
-    level: Annotated[Literal[LEVELS] | None, Field(description="SE level.")] = None  # type: ignore[valid-type]
+    level: Annotated[
+        Literal[QUERY_LEVELS] | None,  # type: ignore[valid-type]
+        Field(description="SE level; for killers (rules=killer) easy, medium, hard or extreme."),
+    ] = None
     er: Annotated[
         str | None, Field(description="SE rating or range, e.g. '7-9'.", max_length=16)
     ] = None
@@ -54,8 +57,8 @@ class PuzzleQuery(BaseModel):
     rules: Annotated[
         str | None,
         Field(
-            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>' (default "
-            "classic).",
+            description="The rules, e.g. 'x', 'x+windoku', 'jigsaw:<region map>', 'killer' "
+            "(any cages), 'killer+x' (default classic).",
             max_length=4096,
         ),
     ] = None

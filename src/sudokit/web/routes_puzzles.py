@@ -20,7 +20,7 @@ from ..canon import Transform, random_isomorph
 from ..difficulty import REQUEST_FIELDS
 from ..difficulty import Request as Wanted  # (Request is the HTTP request here)
 from ..errors import InvalidRulesError
-from ..rating import Level
+from ..rating import KillerLevel
 from ..rules import CLASSIC, Rules, geometry
 from . import ids, work
 from .api import LEVELS, SIDES, RequestError, parse_rules, parse_shape
@@ -29,7 +29,15 @@ from .refusals import ERRORS
 from .schema import Served, SolutionOut
 from .state import state
 
-__all__ = ["CATALOG_TTL", "add_routes", "catalog_of", "isomorph", "rules_for", "served"]
+__all__ = [
+    "CATALOG_TTL",
+    "add_routes",
+    "catalog_of",
+    "isomorph",
+    "killer_kind",
+    "rules_for",
+    "served",
+]
 
 #: How long the catalog of the bank's levels and shapes is reused before it is counted again.
 CATALOG_TTL = 60.0
@@ -62,7 +70,7 @@ def served(
         box_cols=shape.box_cols,
         clues=grid.clue_count,
         symmetry=stored.symmetry,
-        level=r.level.name.lower(),
+        level=r.level_name,
         er=r.er,
         ep=r.ep,
         ed=r.ed,
@@ -82,19 +90,24 @@ async def get_puzzle(request: Request) -> Response:
     q = PuzzleQuery.of(request.query_params)
     level, symmetry = q.level, q.symmetry
     shape_ = parse_shape(q.shape)
-    rules = rules_for(parse_rules(q.rules), shape_)
-    filters = Filters(
-        level=Level.parse(level) if level else None,
-        er=er_range(q.er),
-        require=required(q.require),
-        shape=shape_,
-        symmetry=symmetry,
-        rules=rules,
-    )
+    kind = killer_kind(q.rules)  # killer with any cages: the bank's killers of that kind
+    rules = CLASSIC if kind is not None else rules_for(parse_rules(q.rules), shape_)
+    er, require = er_range(q.er), required(q.require)
+    try:
+        filters = Filters(
+            level=level,
+            er=er,
+            require=require,
+            shape=shape_,
+            symmetry=symmetry,
+            rules=kind or rules,
+        )
+    except ValueError as e:  # a level of the other kind: SE's for killers, extreme without
+        raise RequestError(str(e), 422) from None
     reachable(filters, shape_)
     stored = await s.picks.take(filters)
     if stored is None:
-        if not rules.is_classic and "rules" not in REQUEST_FIELDS:
+        if (kind is not None or not rules.is_classic) and "rules" not in REQUEST_FIELDS:
             raise RequestError(
                 f"the bank has no puzzle of rules {str(rules)!r:.80} that fits; puzzles under "
                 "rules are served from the bank alone (this server's generator makes classic "
@@ -109,7 +122,9 @@ async def get_puzzle(request: Request) -> Response:
                 "techniques are served from the bank alone (sudokit bank fill makes them)",
                 404,
             )
-        extra: dict[str, Any] = {} if rules.is_classic else {"rules": rules}
+        extra: dict[str, Any] = {}
+        if kind is not None or not rules.is_classic:  # a killer: a new cage layout
+            extra["rules"] = kind or rules
         try:  # checked once, here; the worker gets the value
             wanted = Wanted.of(shape=shape_, symmetry=symmetry, level=level, **extra)
         except ValueError as e:  # a target no puzzle can meet
@@ -191,27 +206,48 @@ async def catalog(request: Request) -> dict[str, Any]:
     return s.catalog[1]
 
 
-def _shapes(bank: Bank, rules: Rules) -> list[dict[str, Any]]:
+def _shapes(bank: Bank, rules: Rules | str) -> list[dict[str, Any]]:
+    """The counts of ``rules`` (a killer kind: their text, ``killer``, ``killer+x``) by shape
+    and level: SE's levels, or the killer levels for killers."""
+    names = KILLER_LEVELS if isinstance(rules, str) else LEVELS
     shapes = []
     for side, shape in SIDES.items():
-        counts = {
-            name: bank.count(Filters(level=Level.parse(name), shape=shape, rules=rules))
-            for name in LEVELS
-        }
+        counts = {name: bank.count(Filters(level=name, shape=shape, rules=rules)) for name in names}
         shapes.append({"shape": str(shape), "n": side, "levels": counts})
     return shapes
 
 
+#: The killer levels' names, easiest first.
+KILLER_LEVELS: tuple[str, ...] = tuple(map(str, KillerLevel))
+
+
 def catalog_of(bank: Bank) -> dict[str, Any]:
     """The bank's classic puzzles by shape and level (``shapes``), and those of every other
-    rule set it holds by the same (``rules``: rules text to shapes)."""
-    # killers are counted by kind (no cages) and not served yet: left out here
-    held = [text for text in bank.stats()["rules"] if text != "classic" and "killer" not in text]
+    rule set it holds by the same (``rules``: rules text to shapes; killers by kind,
+    ``killer`` or ``killer+x``, any cages, and by their own levels)."""
+    held = [text for text in bank.stats()["rules"] if text != "classic"]
     return {
         "levels": list(LEVELS),
         "shapes": _shapes(bank, CLASSIC),
-        "rules": {text: _shapes(bank, Rules.parse(text)) for text in sorted(held)},
+        "rules": {
+            text: _shapes(bank, text if killer_kind(text) else Rules.parse(text))
+            for text in sorted(held)
+        },
     }
+
+
+def killer_kind(text: str | None) -> str | None:
+    """The kind a ``rules`` text names when it asks for killers with any cages (``killer``,
+    ``x+killer``: as the bank's filters spell it, ``killer+x``), else None (a cage layout
+    given in full is rules like any other)."""
+    if text is None or "killer" not in (p.strip().lower() for p in text.split("+")):
+        return None
+    try:
+        kind = Filters(rules=text).rules
+    except ValueError as e:
+        raise RequestError(f"'rules': {e}") from None
+    assert isinstance(kind, str)
+    return kind
 
 
 def rules_for(rules: Rules | None, shape: Shape) -> Rules:

@@ -169,9 +169,11 @@ class Served(GridOut):
     box_cols: int
     clues: int
     symmetry: str
-    level: str
+    level: str = Field(
+        description="SE's level of the ER; a killer's its own (easy, medium, hard, extreme)."
+    )
     rules: str = Field(default="classic", description="The rules the puzzle keeps.")
-    er: float
+    er: float = Field(description="SE's rating; 0.0 for a killer the rating cannot finish.")
     ep: float
     ed: float
     hardest: str | None
