@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sudokit.errors import InvalidRulesError
 from sudokit.formats import PuzzleSource
 from sudokit.formats.comments import stated_rules
-from sudokit.rating import rate
 from sudokit.rules import RULES, Rules
 
 
@@ -144,35 +142,3 @@ def test_pdf_draws_a_puzzle_with_rules(tmp_path: Path) -> None:
 def test_bad_rules_on_a_reading_command_exit_2() -> None:
     done = sudokit("solve", "--rules", "jigsaw", X_PUZZLE)
     assert done.returncode == 2 and "jigsaw needs its region map" in done.stderr
-
-
-def test_bank_add_refuses_what_cannot_be_rated_under_its_rules_and_keeps_the_rest(
-    tmp_path: Path,
-) -> None:
-    hard, db = tmp_path / "hard.txt", tmp_path / "bank.db"
-    assert (
-        sudokit("generate", "--rules", "x", "-n", "3", "--seed", "1", "-o", str(hard)).returncode
-        == 0
-    )
-    made = sudokit("generate", "--rules", "x", "--level", "easy", "-n", "2", "--seed", "1")
-    assert made.returncode == 0
-    both = tmp_path / "both.txt"
-    both.write_text(hard.read_text() + made.stdout)
-    unrated = []  # the lines (after the options line) the rater refuses, in process
-    for at, record in enumerate(PuzzleSource(str(hard)).records(), start=2):
-        assert record.grid is not None
-        try:
-            rate(record.grid)
-        except InvalidRulesError:
-            unrated.append(at)
-    assert unrated, "the seed no longer makes a puzzle beyond the rater: pick another"
-    for jobs in ("1", "2"):
-        db.unlink(missing_ok=True)
-        done = sudokit("bank", "--db", str(db), "add", "-j", jobs, str(both))
-        refused = [line for line in done.stderr.splitlines() if "nishio" in line]
-        assert done.returncode == 1 and "Traceback" not in done.stderr
-        prefix = f"{both}, line "
-        assert all(line.startswith(prefix) for line in refused)
-        assert sorted(int(line[len(prefix) :].partition(":")[0]) for line in refused) == unrated
-        added = 5 - len(unrated)
-        assert f"added {added}, duplicates 0, refused {len(unrated)}" in done.stderr

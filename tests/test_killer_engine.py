@@ -4,31 +4,19 @@ killer solver in killer_oracle.py and to the killer puzzles of Simon Tatham's so
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
 from killer_oracle import count as oracle_count
 from killer_oracle import random_layout
-from solo_killer import read as read_solo
+from killer_puzzles import solo_killers
 from sudokit import Grid, Rules, Shape, count_solutions, random_grid, solve
 from sudokit.cages import Cage, Cages
 from sudokit.errors import InvalidPuzzleError, InvalidRulesError
 
-SOLO = Path(__file__).parent / "data" / "solo_killer.txt"
-
 
 def _solo_puzzles() -> list[tuple[str, Rules, list[int]]]:
-    found = []
-    grade = ""
-    for line in SOLO.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# grade "):
-            grade = line.split()[-1]
-        elif line and not line.startswith("#"):
-            _, _, givens, cages = read_solo(line)
-            layout = Cages(9, [Cage(tuple(c), s) for c, s in cages], cover=True)
-            found.append((grade, Rules(f"killer:{layout}"), givens))
-    return found
+    return [(grade, grid.rules, list(grid.cells)) for grade, grid in solo_killers()]
 
 
 def _killer(shape: Shape, seed: int, most: int) -> tuple[Rules, bytes]:

@@ -15,7 +15,7 @@ then checked exactly.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -219,21 +219,13 @@ def cage_group(shape: Shape, rules: Rules) -> Group:
                 f"no canonical form for these killer cages ({len(cages)} cages): {tried} maps "
                 f"keep their lines together, more than the search's bound of {MOST_MAPS}"
             )
-        col_set = set(cols)
-        for ro in rows:
-            if "x" in extras:  # columns follow rows, mirrored or not (docs/canon.md)
-                partners = [co for co in (ro, tuple(mirror[i] for i in ro)) if co in col_set]
-            else:
-                partners = cols
-            for co in partners:
-                if base is not None and (transpose, ro, co) not in base:
-                    continue
-                src = sources_of(n, transpose, ro, co)
-                if keeps_cages(cages, src):
-                    elements.append((transpose, ro, co, src))
-    members = frozenset((t, r, c) for t, r, c, _ in elements)
-    getters = tuple(itemgetter(*src) for _t, _r, _c, src in elements)
-    return Group(tuple(elements), members, False, getters)
+        for ro, co in line_pairs(rows, cols, "x" in extras):
+            if base is not None and (transpose, ro, co) not in base:
+                continue
+            src = sources_of(n, transpose, ro, co)
+            if keeps_cages(cages, src):
+                elements.append((transpose, ro, co, src))
+    return group_of(elements, False)
 
 
 def keeps_cages(cages: Cages, sources: tuple[int, ...]) -> bool:
@@ -287,18 +279,33 @@ def rules_group(shape: Shape, extras: tuple[str, ...], jigsaw: bool) -> Group:
     layout = tuple(c // n for c in range(n * n)) if jigsaw else None
     rules = Rules.of(extras, regions=layout)
     kept = structure(geometry(shape, rules))
-    col_set = set(cols)
     elements = []
     for transpose in (False, True) if square else (False,):
-        for ro in rows:
-            if "x" in extras:  # columns follow rows, mirrored or not (docs/canon.md)
-                partners = [co for co in (ro, tuple(mirror[i] for i in ro)) if co in col_set]
-            else:
-                partners = cols
-            for co in partners:
-                src = sources_of(n, transpose, ro, co)
-                if keeps(kept, src):
-                    elements.append((transpose, ro, co, src))
+        for ro, co in line_pairs(rows, cols, "x" in extras):
+            src = sources_of(n, transpose, ro, co)
+            if keeps(kept, src):
+                elements.append((transpose, ro, co, src))
+    return group_of(elements, "nc" not in extras)
+
+
+def line_pairs(
+    rows: list[tuple[int, ...]], cols: list[tuple[int, ...]], x: bool
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The (row order, column order) pairs to try: every pair, or under ``x`` (the diagonals
+    kept) each row order with the column order equal to it or mirrored (docs/canon.md)."""
+    col_set = set(cols)
+    for ro in rows:
+        if x:
+            mirrored = tuple(len(ro) - 1 - i for i in ro)
+            yield from ((ro, co) for co in (ro, mirrored) if co in col_set)
+        else:
+            yield from ((ro, co) for co in cols)
+
+
+def group_of(
+    elements: list[tuple[bool, tuple[int, ...], tuple[int, ...], tuple[int, ...]]], relabel: bool
+) -> Group:
+    """The :class:`Group` of ``elements`` (transpose, row order, column order, sources)."""
     members = frozenset((t, r, c) for t, r, c, _ in elements)
     getters = tuple(itemgetter(*src) for _t, _r, _c, src in elements)
-    return Group(tuple(elements), members, "nc" not in extras, getters)
+    return Group(tuple(elements), members, relabel, getters)

@@ -527,6 +527,26 @@ bad:
  * `stride` peers, then with nc each cell's 4 orthogonal neighbours.  Every number is checked,
  * so a bad blob is an error, never a wild read.  Return a new Geo (free with geo_free), or
  * NULL with an exception set. */
+/* The peers of each cell as a 128-bit mask (g->pmask), for grids of up to 128 cells (after
+ * the peers are final: a killer's cage mates lengthen them); -1 out of memory (exception
+ * set). */
+static int geo_pmask(Geo *g)
+{
+    if (g->N > 128)
+        return 0;
+    g->pmask = calloc((size_t)g->N * 2, sizeof(uint64_t));
+    if (!g->pmask) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int c = 0; c < g->N; c++)
+        for (int i = 0; i < g->npeers; i++) {
+            int q = g->peers[(size_t)c * g->npeers + i];
+            g->pmask[2 * c + q / 64] |= UINT64_C(1) << (q % 64);
+        }
+    return 0;
+}
+
 static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
 {
     int n = br * bc, N = n * n;
@@ -592,18 +612,9 @@ static Geo *geo_from_blob(int br, int bc, const uint8_t *blob, Py_ssize_t len)
         geo_free(g);
         return NULL;
     }
-    stride = g->npeers; /* (the cage mates may have made it longer) */
-    if (N <= 128) {
-        g->pmask = calloc((size_t)N * 2, sizeof(uint64_t));
-        if (!g->pmask) {
-            geo_free(g);
-            return (Geo *)PyErr_NoMemory();
-        }
-        for (int c = 0; c < N; c++)
-            for (int i = 0; i < stride; i++) {
-                int q = g->peers[(size_t)c * stride + i];
-                g->pmask[2 * c + q / 64] |= UINT64_C(1) << (q % 64);
-            }
+    if (geo_pmask(g) < 0) {
+        geo_free(g);
+        return NULL;
     }
     g->r9 = r9_build(g); /* NULL: the general path serves these rules */
     return g;

@@ -11,11 +11,10 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from test_native import REFERENCE, fields, thinned
+from test_native import compared, thinned
 
 from sudokit import Grid, Shape, _logic, solve
 from sudokit.logic import Candidates, solve_steps
-from sudokit.logic._native import finder
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from killer_puzzles import solo_killers, unique_killer  # noqa: E402
@@ -65,10 +64,4 @@ def test_the_rule_of_45_agrees_with_the_reference_everywhere(slug: str) -> None:
 
 
 def _compare(slug: str, states: tuple[Candidates, ...]) -> None:
-    found = 0
-    for state in states:
-        c_steps = [fields(s) for s in finder(slug)(state)]
-        py_steps = [fields(s) for s in REFERENCE[slug](state)]
-        assert c_steps == py_steps, f"{slug} differs on {state.to_grid().to_line()} {state.cand}"
-        found += len(c_steps)
-    assert found  # each technique finds steps on these positions
+    assert compared(slug, states)  # each technique finds steps on these positions

@@ -16,7 +16,7 @@ from rules_puzzles import dig
 from sudokit import Grid, Rules
 from sudokit.errors import InvalidRulesError
 from sudokit.logic import SE_ORDER, for_rules, solve_path
-from sudokit.rating import hodoku, rate, screen
+from sudokit.rating import Rating, hodoku, rate, screen
 
 SK_RATINGS = Path(__file__).with_name("sk_rules_ratings.txt")
 SK_HARDER = Path(__file__).with_name("sk_rules_ratings_harder.txt")
@@ -59,18 +59,26 @@ def test_harder_ratings_equal_sukaku_explainers() -> None:
         "dg+windoku",
     }
     assert min(counts.values()) >= 30
-    differ = []
     used: Counter[str] = Counter()
+    for grid, _ in _rated_as_sukaku_explainer(rows):
+        used.update({s.technique for s in solve_path(grid).steps})
+    for slug in ("xy-wing", "xyz-wing", "unique-rectangle", "bug", "aligned-pair-exclusion"):
+        assert used[slug] > 0, slug
+
+
+def _rated_as_sukaku_explainer(rows: list[tuple[str, str, str]]) -> list[tuple[Grid, Rating]]:
+    """Each row's puzzle (rules, puzzle, SukakuExplainer's ``ED=ER/EP/ED``) and its rating,
+    once every rating is asserted to be SukakuExplainer's (those that differ listed)."""
+    out, differ = [], []
     for rules, puzzle, sk in rows:
         grid = Grid(puzzle, rules=Rules(rules))
         r = rate(grid)
         mine = f"ED={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f}"
         if mine != sk:
             differ.append((rules, puzzle, sk, mine))
-        used.update({s.technique for s in solve_path(grid).steps})
+        out.append((grid, r))
     assert not differ
-    for slug in ("xy-wing", "xyz-wing", "unique-rectangle", "bug", "aligned-pair-exclusion"):
-        assert used[slug] > 0, slug
+    return out
 
 
 def test_chain_ratings_equal_sukaku_explainers() -> None:
@@ -80,17 +88,10 @@ def test_chain_ratings_equal_sukaku_explainers() -> None:
     rows = _rows(SK_CHAINS)
     counts = Counter(r for r, _, _ in rows)
     assert len(counts) == 8 and min(counts.values()) >= 25
-    differ = []
     kinds: Counter[str] = Counter()
-    for rules, puzzle, sk in rows:
-        grid = Grid(puzzle, rules=Rules(rules))
-        r = rate(grid)
-        mine = f"ED={r.er:.1f}/{r.ep:.1f}/{r.ed:.1f}"
-        if mine != sk:
-            differ.append((rules, puzzle, sk, mine))
+    for grid, r in _rated_as_sukaku_explainer(rows):
         assert r.er >= 6.5
         kinds.update(s.technique for s in solve_path(grid).steps if s.rating >= 6.5)
-    assert not differ
     assert {"forcing-x-chain", "forcing-chain", "x-cycle", "y-cycle", "xy-cycle"} <= set(kinds)
     assert kinds["aligned-triple-exclusion"] > 0
 

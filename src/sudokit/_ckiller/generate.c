@@ -96,21 +96,9 @@ static Geo *kg_geo(const Geo *b, const int32_t *ints)
     }
     g->cage_start[ncages] = k;
     g->ncages = ncages;
-    if (killer_derive(g) < 0) {
+    if (killer_derive(g) < 0 || geo_pmask(g) < 0) {
         geo_free(g);
         return NULL;
-    }
-    if (N <= 128) {
-        g->pmask = calloc((size_t)N * 2, sizeof(uint64_t));
-        if (!g->pmask) {
-            geo_free(g);
-            return (Geo *)PyErr_NoMemory();
-        }
-        for (int c = 0; c < N; c++)
-            for (int i = 0; i < g->npeers; i++) {
-                int q = g->peers[(size_t)c * g->npeers + i];
-                g->pmask[2 * c + q / 64] |= UINT64_C(1) << (q % 64);
-            }
     }
     return g;
 }

@@ -223,6 +223,31 @@ typedef struct {
     int i1;
 } ul_t3;
 
+/* A type 3 step's unit, its two digits and its two cells, after its eliminations. */
+static void ul_write_pair(const ul_t3 *t) {
+    ul_ctx *x = t->x;
+    lstep_unit(x->out, t->u);
+    lstep_digit(x->out, x->v1);
+    lstep_digit(x->out, x->v2);
+    lstep_info(x->out, 2);
+    lstep_info(x->out, t->c1);
+    lstep_info(x->out, t->c2);
+}
+
+/* The end of a type 3 naked-set step, its eliminations written: the unit, the two digits, the
+ * two cells, and the set (its cells and digits). */
+static int ul_naked_end(ul_t3 *t, const int *picked, int k, dmask un) {
+    ul_ctx *x = t->x;
+    int d0;
+    ul_write_pair(t);
+    lstep_info(x->out, 1);
+    lstep_info(x->out, k);
+    for (int j = 0; j < k; j++) lstep_info(x->out, t->unit[t->pos[picked[j]]]);
+    DM_FOREACH(d0, un) lstep_info(x->out, d0 + 1);
+    ul_end(x);
+    return x->stop;
+}
+
 /* The naked set of a type 3 under rules, as SukakuExplainer takes it: each of its digits goes
  * from every cell that sees all the set's cells holding it (c1 and c2 among them), whatever
  * house or neighbour rule makes them see each other. */
@@ -248,18 +273,7 @@ static int ul_naked_rules(ul_t3 *t, const int *picked, int k, dmask un) {
     CS_FOREACH(c, &any, nw) {
         DM_FOREACH(d0, un) if (cs_has(&victims[d0], c)) lstep_elim(x->out, c, d0 + 1);
     }
-    lstep_unit(x->out, t->u);
-    lstep_digit(x->out, x->v1);
-    lstep_digit(x->out, x->v2);
-    lstep_info(x->out, 2);
-    lstep_info(x->out, t->c1);
-    lstep_info(x->out, t->c2);
-    lstep_info(x->out, 1);
-    lstep_info(x->out, k);
-    for (int j = 0; j < k; j++) lstep_info(x->out, t->unit[t->pos[picked[j]]]);
-    DM_FOREACH(d0, un) lstep_info(x->out, d0 + 1);
-    ul_end(x);
-    return x->stop;
+    return ul_naked_end(t, picked, k, un);
 }
 
 static int ul_naked_cb(void *ctx, const int *picked, int k, dmask un) {
@@ -291,19 +305,7 @@ static int ul_naked_cb(void *ctx, const int *picked, int k, dmask un) {
         if ((inset >> i) & 1 || c == t->c1 || c == t->c2) continue;
         DM_FOREACH(d0, s->cand[c] & un) lstep_elim(x->out, c, d0 + 1);
     }
-    lstep_unit(x->out, t->u);
-    lstep_digit(x->out, x->v1);
-    lstep_digit(x->out, x->v2);
-    lstep_info(x->out, 2);
-    lstep_info(x->out, t->c1);
-    lstep_info(x->out, t->c2);
-    lstep_info(x->out, 1);
-    lstep_info(x->out, k);
-    for (int j = 0; j < k; j++) lstep_info(x->out, unit[t->pos[picked[j]]]);
-    int d0;
-    DM_FOREACH(d0, un) lstep_info(x->out, d0 + 1);
-    ul_end(x);
-    return x->stop;
+    return ul_naked_end(t, picked, k, un);
 }
 
 static int ul_hidden_cb(void *ctx, const int *picked, int k, dmask un) {
@@ -326,12 +328,7 @@ static int ul_hidden_cb(void *ctx, const int *picked, int k, dmask un) {
         int c = unit[i], d0;
         DM_FOREACH(d0, s->cand[c] & ~hidden) lstep_elim(x->out, c, d0 + 1);
     }
-    lstep_unit(x->out, t->u);
-    lstep_digit(x->out, x->v1);
-    lstep_digit(x->out, x->v2);
-    lstep_info(x->out, 2);
-    lstep_info(x->out, t->c1);
-    lstep_info(x->out, t->c2);
+    ul_write_pair(t);
     lstep_info(x->out, 0);
     lstep_info(x->out, ncells);
     DM_FOREACH(i, cellsp) lstep_info(x->out, unit[i]);

@@ -13,6 +13,20 @@ _Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for
 static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out);
 static int ch_off_to_on_rules(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out);
 
+/* getOnToOff's links in the cell: "on" (c, d) makes the cell's other candidates "off" (with
+ * ``live``, those that lead somewhere, or the kept one (kc, kd)). Writes them from out[0];
+ * returns how many. */
+static inline int ch_cell_others(const ch_Engine *e, int c, int d, int n, int live, int kc, int kd, ch_Proto *out) {
+    int k = 0;
+    ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
+    if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
+    while (m) {
+        int v = ch_lowbit(m); m &= m - 1;
+        out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
+    }
+    return k;
+}
+
 /* Sudoku Explainer's getOnToOff: the "off" potentials deduced from "on" candidate ``cand``, in its order
  * (other digits of the cell, then the digit's other places in box, row, column). With ``live``
  * (static chains, see ch_set_live), only the "off" potentials that lead somewhere, and the one
@@ -22,14 +36,7 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
     if (g->rules) return ch_on_to_off_rules(e, cand, y_links, live, keep, out);
     int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0;
     int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
-    if (y_links) {
-        ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
-        if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
-        while (m) {
-            int v = ch_lowbit(m); m &= m - 1;
-            out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
-        }
-    }
+    if (y_links) k = ch_cell_others(e, c, d, n, live, kc, kd, out);
     /* the peers in SE's order (box, then row and column outside the box), from the places */
     const int *su = g->se_units + 3 * c;
     const ch_mask_t *skip = g->skip + 3 * c;
@@ -50,6 +57,17 @@ static inline int ch_on_to_off(const ch_Engine *e, int cand, int y_links, int li
     return k;
 }
 
+/* getOffToOn's link in the cell: "off" (c, d) makes its other candidate "on" when two are
+ * left. Writes it to out[0]; 1 when written, else 0. */
+static inline int ch_cell_partner(const ch_Engine *e, int c, int d, int n, ch_Proto *out) {
+    ch_mask_t m = e->cand[c];
+    if (!ch_two_bits(m)) return 0;
+    int first = ch_lowbit(m), other = first;
+    if (first == d) other = ch_lowbit(m & (m - 1));
+    out[0].key = (c * n + other) * 2 + 1; out[0].cause = CH_CAUSE_CELL;
+    return 1;
+}
+
 /* Sudoku Explainer's getOffToOn: the "on" potentials deduced from "off" candidate ``cand`` (the cell's
  * other candidate when two are left, then the digit's other place in box, row, column when two
  * are left; a potential given by two units is listed once). */
@@ -57,15 +75,8 @@ static inline int ch_off_to_on(const ch_Engine *e, int cand, int y_links, int x_
     const lgeo *g = e->g;
     if (g->rules) return ch_off_to_on_rules(e, cand, y_links, x_links, out);
     const lcand *cg = g->cg + cand;
-    int n = g->n, c = cg->cell, d = cg->digit, k = 0;
-    if (y_links) {
-        ch_mask_t m = e->cand[c];
-        if (ch_two_bits(m)) {
-            int first = ch_lowbit(m), other = first;
-            if (first == d) other = ch_lowbit(m & (m - 1));
-            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CH_CAUSE_CELL;
-        }
-    }
+    int n = g->n, c = cg->cell, d = cg->digit;
+    int k = y_links ? ch_cell_partner(e, c, d, n, out) : 0;
     if (x_links) {
         int k0 = k;
         for (int t = 0; t < 3; t++) {
@@ -90,14 +101,7 @@ static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int liv
     const lgeo *g = e->g;
     int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0, nh;
     int kc = keep >= 0 ? g->cell_of[keep] : -1, kd = keep >= 0 ? g->digit_of[keep] : -1;
-    if (y_links) {
-        ch_mask_t m = e->cand[c] & ~((ch_mask_t)1 << d);
-        if (live) m &= e->livecell[c] | (kc == c ? (ch_mask_t)1 << kd : 0);
-        while (m) {
-            int v = ch_lowbit(m); m &= m - 1;
-            out[k].key = (c * n + v) * 2; out[k++].cause = CH_CAUSE_CELL;
-        }
-    }
+    if (y_links) k = ch_cell_others(e, c, d, n, live, kc, kd, out);
     const int *hs = lg_houses(g, c, &nh);
     const dmask *skip = g->cell_hskip + c * LG_HMAX;
     for (int t = 0; t < nh; t++) {
@@ -129,15 +133,8 @@ static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int liv
  * potential two houses give is listed once. */
 static int ch_off_to_on_rules(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out) {
     const lgeo *g = e->g;
-    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], k = 0, nh;
-    if (y_links) {
-        ch_mask_t m = e->cand[c];
-        if (ch_two_bits(m)) {
-            int first = ch_lowbit(m), other = first;
-            if (first == d) other = ch_lowbit(m & (m - 1));
-            out[k].key = (c * n + other) * 2 + 1; out[k++].cause = CH_CAUSE_CELL;
-        }
-    }
+    int n = g->n, c = g->cell_of[cand], d = g->digit_of[cand], nh;
+    int k = y_links ? ch_cell_partner(e, c, d, n, out) : 0;
     if (x_links) {
         int k0 = k;
         const int *hs = lg_houses(g, c, &nh);
