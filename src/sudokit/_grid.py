@@ -53,12 +53,14 @@ def rules_conflicts(shape: Shape, rules: Rules, cells: bytes) -> list[str]:
     house or rule), in cell order."""
     from .rules import geometry
 
+    filled = [c for c, v in enumerate(cells) if v]
+    if not filled:  # (a killer has none, as a rule)
+        return []
     geo = geometry(shape, rules)
     n = shape.n
     out = []
-    for c, v in enumerate(cells):
-        if not v:
-            continue
+    for c in filled:
+        v = cells[c]
         for h in geo.houses_of[c]:
             for p in geo.houses[h]:
                 if p > c and cells[p] == v:
