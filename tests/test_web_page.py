@@ -43,6 +43,20 @@ def test_puzzle_data_holds_the_hint_path() -> None:
         apply(state, step)
 
 
+def test_a_killers_page_has_its_hint_path_and_killer_level() -> None:
+    from killer_grids import solo_killers
+    from sudokit.rating import killer_level
+    from test_bank_killer import BEYOND
+
+    grid = solo_killers()[0]
+    data = puzzle_data(grid)
+    assert data["level"] == str(killer_level(grid)) == "medium"  # not SE's level of its ER
+    assert len(data["steps"]) == len(solve_path(grid).steps) and data["reveal"] == []
+    assert data["steps"][0]["hints"][0].startswith("Rule of 45")
+    beyond = puzzle_data(BEYOND)  # the path stops where Nishio would be needed
+    assert beyond["level"] == "extreme" and beyond["reveal"] and beyond["steps"]
+
+
 def test_puzzle_data_refuses_puzzles_without_one_solution() -> None:
     with pytest.raises(InvalidPuzzleError, match="more than one solution"):
         puzzle_data(Grid("1" + "." * 15))

@@ -20,8 +20,9 @@ outline (the dotted path, in cell units) and the digit sets that make its sum
 (:func:`sudokit.cages.sum_sets`, as masks), which the page's cage-sum helper narrows to those
 the digits entered in the cage (and, where the player keeps marks, the marks) still allow.
 
-A puzzle whose rules the logic engine does not read yet (killer cages) has no hint path: its
-offline page carries none, and a hint reveals a cell.
+A puzzle whose rules the logic engine does not read yet (``nc``) has no hint path: its offline
+page carries none, and a hint reveals a cell. A killer's level is its killer level (easy to
+extreme, :func:`sudokit.rating.killer_level`), the scale killers are graded on.
 
 >>> from sudokit import Grid
 >>> data = puzzle_data(Grid("1.3...12....4..3"))
@@ -41,7 +42,7 @@ from .._grid import Grid
 from ..engine import unique_solution
 from ..errors import InvalidRulesError
 from ..logic import Candidates, solve_steps
-from ..rating import UNSOLVED_RATING, Level
+from ..rating import UNSOLVED_RATING, Level, killer_level
 from .api import HINT_WORDS, hint_texts, reveal_order
 
 __all__ = ["ASSETS", "asset", "board_data", "offline_page", "puzzle_data", "served_page"]
@@ -171,7 +172,7 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
     data = board_data(puzzle, solution)
     try:
         state = Candidates.from_grid(puzzle)
-    except InvalidRulesError:  # rules the logic engine does not read yet (killer cages)
+    except InvalidRulesError:  # rules the logic engine does not read yet (nc)
         return data | {"level": None, "steps": [], "reveal": puzzle.empty_cells()}
     steps = []
     top = 0.0
@@ -179,8 +180,9 @@ def puzzle_data(puzzle: Grid, solution: Grid | None = None) -> dict[str, Any]:
         steps.append({"hints": hint_texts(state, step), "step": step.to_dict(state)})
         top = max(top, step.rating)
     er = round(top, 1) if state.is_solved() else UNSOLVED_RATING
+    killer = puzzle.rules.cages is not None  # (graded on a scale of its own)
     data |= {
-        "level": Level.of(er).name.lower(),
+        "level": str(killer_level(puzzle)) if killer else Level.of(er).name.lower(),
         "er": er,
         "steps": steps,
         # where the path stops short (the engine got stuck), the cells a reveal hint shows,
