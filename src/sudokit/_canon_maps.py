@@ -22,7 +22,7 @@ from operator import itemgetter
 from typing import Any
 
 from ._shape import Shape
-from .cages import Cage, Cages
+from .cages import Cage, Cages, reached
 from .rules import Geometry, Rules, geometry
 
 __all__ = [
@@ -154,10 +154,23 @@ def structure(geo: Geometry) -> tuple[frozenset[frozenset[int]], ...]:
 
 def keeps(structure: tuple[frozenset[frozenset[int]], ...], sources: tuple[int, ...]) -> bool:
     """Whether the map taking cell ``sources[k]`` to cell ``k`` keeps ``structure``."""
+    dest = _destinations(sources)
+    return all(frozenset(dest[c] for c in part) in kind for kind in structure for part in kind)
+
+
+def _destinations(sources: Sequence[int]) -> list[int]:
+    """Where the map taking cell ``sources[k]`` to cell ``k`` takes each cell."""
     dest = [0] * len(sources)
     for k, s in enumerate(sources):
         dest[s] = k
-    return all(frozenset(dest[c] for c in part) in kind for kind in structure for part in kind)
+    return dest
+
+
+def _square_maps(orders: list[tuple[int, ...]], n: int) -> list[tuple[int, ...]]:
+    """Of ``orders``, those of the eight maps of the square (the identity and the mirror):
+    what a jigsaw's layout, moving with the clues, leaves to try."""
+    keep = (tuple(range(n)), tuple(range(n - 1, -1, -1)))
+    return [o for o in orders if o in keep]
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +208,6 @@ def cage_group(shape: Shape, rules: Rules) -> Group:
     line_rules = (*extras, "jigsaw") if jigsaw else extras
     rows_of = [frozenset(c // n for c in cage.cells) for cage in cages]
     cols_of = [frozenset(c % n for c in cage.cells) for cage in cages]
-    mirror = tuple(range(n - 1, -1, -1))
-    ident = tuple(range(n))
     base = None if not line_rules else rules_group(shape, extras, jigsaw).members
     elements = []
     for transpose in (False, True) if square else (False,):
@@ -211,8 +222,7 @@ def cage_group(shape: Shape, rules: Rules) -> Group:
                 f"{MOST_LINE_ORDERS} orders of lines keep them, beyond the search's bound"
             ) from None
         if jigsaw:
-            rows = [o for o in rows if o in (ident, mirror)]
-            cols = [o for o in cols if o in (ident, mirror)]
+            rows, cols = _square_maps(rows, n), _square_maps(cols, n)
         tried = len(rows) * (2 if "x" in extras else len(cols))
         if tried > MOST_MAPS:
             raise ValueError(
@@ -232,32 +242,19 @@ def keeps_cages(cages: Cages, sources: tuple[int, ...]) -> bool:
     """Whether the map taking cell ``sources[k]`` to cell ``k`` takes every cage onto
     connected cells."""
     n = cages.n
-    dest = [0] * len(sources)
-    for k, s in enumerate(sources):
-        dest[s] = k
+    dest = _destinations(sources)
     for cage in cages:
         if len(cage.cells) < 2:
             continue
         image = {dest[c] for c in cage.cells}
-        first = next(iter(image))
-        seen, todo = {first}, [first]
-        while todo:
-            r, c = divmod(todo.pop(), n)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                x = rr * n + cc
-                if 0 <= rr < n and 0 <= cc < n and x in image and x not in seen:
-                    seen.add(x)
-                    todo.append(x)
-        if len(seen) != len(image):
+        if len(reached(dest[cage.cells[0]], image, n)) != len(image):
             return False
     return True
 
 
 def moved_cages(cages: Cages, sources: Sequence[int]) -> Cages:
     """``cages`` after the map taking cell ``sources[k]`` to cell ``k``."""
-    dest = [0] * len(sources)
-    for k, s in enumerate(sources):
-        dest[s] = k
+    dest = _destinations(sources)
     return Cages(cages.n, (Cage(tuple(dest[c] for c in cage.cells), cage.total) for cage in cages))
 
 
@@ -270,11 +267,8 @@ def rules_group(shape: Shape, extras: tuple[str, ...], jigsaw: bool) -> Group:
     line_rules = (*extras, "jigsaw") if jigsaw else extras
     rows = line_orders(n, shape.box_rows, line_rules)
     cols = line_orders(n, shape.box_cols, line_rules)
-    mirror = tuple(range(n - 1, -1, -1))
     if jigsaw:  # the eight maps of the square (those of them that keep the bands)
-        ident = tuple(range(n))
-        rows = [o for o in rows if o in (ident, mirror)]
-        cols = [o for o in cols if o in (ident, mirror)]
+        rows, cols = _square_maps(rows, n), _square_maps(cols, n)
     # any layout will do for a jigsaw's check: its regions are left out of it
     layout = tuple(c // n for c in range(n * n)) if jigsaw else None
     rules = Rules.of(extras, regions=layout)

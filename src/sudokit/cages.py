@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -81,16 +81,30 @@ class Cage:
         return f"cage {self.total} at {cell_name(self.cells[0], n)}"
 
 
-def _touching(cell: int, n: int) -> Iterator[int]:
-    r, c = divmod(cell, n)
-    if r:
-        yield cell - n
-    if c:
-        yield cell - 1
-    if c + 1 < n:
-        yield cell + 1
-    if r + 1 < n:
-        yield cell + n
+@cache
+def side_neighbours(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each cell of a side-``n`` grid, the cells that touch it by a side."""
+    return tuple(
+        tuple(
+            (r + dr) * n + c + dc
+            for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+            if 0 <= r + dr < n and 0 <= c + dc < n
+        )
+        for r, c in (divmod(cell, n) for cell in range(n * n))
+    )
+
+
+def reached(start: int, cells: Container[int], n: int) -> set[int]:
+    """The cells of ``cells`` joined to ``start`` by side-touching cells of ``cells`` (on a
+    side-``n`` grid): all of them when ``cells`` is connected."""
+    near = side_neighbours(n)
+    seen, todo = {start}, [start]
+    while todo:
+        for other in near[todo.pop()]:
+            if other in cells and other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
 
 
 def _check_cage(cage: Cage, n: int) -> None:
@@ -105,14 +119,8 @@ def _check_cage(cage: Cage, n: int) -> None:
     k = len(cage.cells)
     if k > n:
         raise InvalidRulesError(f"{where} has {k} cells; a cage holds at most {n}")
-    seen = {cage.cells[0]}
-    todo = [cage.cells[0]]
     inside = set(cage.cells)
-    while todo:
-        for other in _touching(todo.pop(), n):
-            if other in inside and other not in seen:
-                seen.add(other)
-                todo.append(other)
+    seen = reached(cage.cells[0], inside, n)
     if len(seen) != k:
         apart = min(inside - seen)
         raise InvalidRulesError(
@@ -180,13 +188,7 @@ class Cages(Sequence[Cage]):
     @classmethod
     def from_blob(cls, n: int, blob: bytes) -> Cages:
         """The layout of :attr:`blob` ``blob`` on a side-``n`` grid, checked as when made."""
-        ints = _unpack(blob)
-        cages, at = [], 1
-        for _ in range(ints[0] if ints else 0):
-            k = ints[at]
-            cages.append(Cage(tuple(ints[at + 2 : at + 2 + k]), ints[at + 1]))
-            at += 2 + k
-        return cls(n, cages)
+        return cls(n, _decoded(n, blob)[0])
 
     @property
     def _cages(self) -> tuple[Cage, ...]:
@@ -198,17 +200,7 @@ class Cages(Sequence[Cage]):
 
     def _unpacked(self) -> tuple[tuple[Cage, ...], tuple[int, ...]]:
         if self._made is None:
-            n, ints = self.n, _unpack(self.blob)
-            of = [-1] * (n * n)
-            cages, at = [], 1
-            for i in range(ints[0]):
-                k = ints[at]
-                cells = tuple(ints[at + 2 : at + 2 + k])
-                cages.append(Cage(cells, ints[at + 1]))
-                for cell in cells:
-                    of[cell] = i
-                at += 2 + k
-            self._made = (tuple(cages), tuple(of))
+            self._made = _decoded(self.n, self.blob)
         return self._made
 
     @classmethod
@@ -255,7 +247,7 @@ class Cages(Sequence[Cage]):
             taken = {
                 labels[other]
                 for cell in cage.cells
-                for other in _touching(cell, n)
+                for other in side_neighbours(n)[cell]
                 if self._of[other] not in (-1, i)
             }
             label = next(ch for ch in LABELS if ch not in taken)
@@ -331,6 +323,23 @@ class Cages(Sequence[Cage]):
 
 def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _decoded(n: int, blob: bytes) -> tuple[tuple[Cage, ...], tuple[int, ...]]:
+    """The cages of a layout's :attr:`Cages.blob` on a side-``n`` grid, and each cell's cage
+    (its index; -1: none)."""
+    ints = _unpack(blob)
+    of = [-1] * (n * n)
+    cages, at = [], 1
+    for i in range(ints[0] if ints else 0):
+        k = ints[at]
+        cells = tuple(ints[at + 2 : at + 2 + k])
+        cages.append(Cage(cells, ints[at + 1]))
+        for cell in cells:
+            if 0 <= cell < n * n:  # (a blob from outside is checked by the caller)
+                of[cell] = i
+        at += 2 + k
+    return tuple(cages), tuple(of)
 
 
 def _unpack(blob: bytes) -> array[int]:

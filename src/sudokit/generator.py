@@ -50,7 +50,7 @@ from ._parallel import (
 )
 from ._shape import Shape
 from .errors import GenerationError, InvalidRulesError
-from .killer import cage_sizes_of, check_killer, is_killer, killer_extras, make_killer
+from .killer import cage_sizes_of, check_killer, is_killer, make_killer
 from .layouts import (
     SYMMETRIES,
     layout_extras,
@@ -297,7 +297,7 @@ class Dig:
         """The symmetries the request's rules keep (see :func:`symmetries_kept`); for random
         jigsaw layouts, those the shape's boxes and the extras keep."""
         if is_killer(self.rules):  # the cages are grown with the symmetry: the extras decide
-            return symmetries_kept(self.shape, killer_extras(str(self.rules)))
+            return symmetries_kept(self.shape, layout_extras(str(self.rules)))
         if isinstance(self.rules, str):
             return layout_symmetries(self.shape, self.rules)
         return symmetries_kept(self.shape, self.rules)

@@ -38,7 +38,7 @@ from . import _engine
 from ._shape import Shape
 from .cages import Cages
 from .errors import GenerationError, InvalidRulesError
-from .layouts import cell_maps, short
+from .layouts import cell_maps, layout_extras, short
 from .rules import CAGE_MAX_SIDE, Rules, geometry
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "EXTREME_CAGE_SIZES",
     "cage_sizes_of",
     "is_killer",
-    "killer_extras",
     "make_killer",
 ]
 
@@ -69,11 +68,6 @@ def is_killer(rules: object) -> bool:
     """Whether a request's rules ask for killer puzzles with fresh layouts (the text
     ``killer`` or ``killer+<extras>``)."""
     return isinstance(rules, str) and rules.partition("+")[0] == "killer"
-
-
-def killer_extras(text: str) -> Rules:
-    """The rules beside the cages of a killer request's text ``killer[+extras]``."""
-    return Rules(text.partition("+")[2] or "classic")
 
 
 def cage_sizes_of(value: object, shape: Shape, rules: object) -> tuple[int, int] | None:
@@ -143,7 +137,7 @@ def make_killer(
     ``deadline`` (a ``time.monotonic()`` value)."""
     shape, rules, sizes = dig.shape, str(dig.rules), dig.cage_sizes
     clues, minimal = dig.clues or 0, dig.minimal
-    extras = killer_extras(rules)
+    extras = layout_extras(rules)
     n = shape.n
     lo, hi = sizes if sizes is not None else (DEFAULT_CAGE_SIZES[0], min(DEFAULT_CAGE_SIZES[1], n))
     blob = geometry(shape, extras).blob

@@ -169,7 +169,8 @@ def _refuse_cages(rules: Rules) -> None:
 
 
 def layout_extras(text: str) -> Rules:
-    """The extras of a random-layout jigsaw request's text ``jigsaw[+extras]``."""
+    """The extras of a random-layout request's text: ``jigsaw[+extras]`` or
+    ``killer[+extras]`` (a fresh region or cage layout a puzzle, with these rules beside)."""
     return Rules(text.partition("+")[2] or "classic")
 
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable, Sequence
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 from typing import Final
 
 from . import _engine
 from ._shape import MAX_SIDE, Shape, cell_name
-from .cages import Cages
+from .cages import Cages, reached
 from .errors import InvalidRulesError
 
 __all__ = ["CLASSIC", "RULES", "Geometry", "Rules", "geometry", "random_regions"]
@@ -75,17 +75,6 @@ def _shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@cache
-def _near(n: int) -> tuple[tuple[int, ...], ...]:
-    """For each cell of side ``n``, the cells that touch it by a side."""
-    return tuple(
-        tuple(
-            (r + dr) * n + c + dc for dr, dc in _ORTHOGONAL if 0 <= r + dr < n and 0 <= c + dc < n
-        )
-        for r, c in (divmod(cell, n) for cell in range(n * n))
-    )
-
-
 def _read_regions(text: str) -> tuple[int, ...]:
     """Read a region map (one label per cell, whitespace ignored) into labels 0..n-1 numbered
     in order of first appearance, checking that it makes n connected regions of n cells."""
@@ -120,14 +109,7 @@ def _read_regions(text: str) -> tuple[int, ...]:
                 f"jigsaw region {label!r} has {len(cells)} cells, starting at "
                 f"{cell_name(cells[0], n)} (each region needs {n})"
             )
-        near = _near(n)
-        seen = {cells[0]}
-        todo = [cells[0]]
-        while todo:
-            for other in near[todo.pop()]:
-                if regions[other] == k and other not in seen:
-                    seen.add(other)
-                    todo.append(other)
+        seen = reached(cells[0], set(cells), n)
         if len(seen) != n:
             apart = min(set(cells) - seen)
             raise InvalidRulesError(

@@ -109,6 +109,19 @@ def _implied_order(count: int, b: int) -> list[int]:
     return order if len(order) == count else list(range(count))
 
 
+def _house_kinds(shape: Shape, rules: Rules) -> dict[str, list[int]]:
+    """The rules' houses past the boxes (or regions), rows and columns, by kind: ``group``,
+    ``window``, ``implied`` (the implied windows) and ``diagonal``, each in the geometry's
+    order."""
+    geo = rules_geometry(shape, rules)
+    n = shape.n
+    kinds: dict[str, list[int]] = {"group": [], "window": [], "implied": [], "diagonal": []}
+    for h, name in enumerate(geo.house_names[3 * n :], start=3 * n):
+        kind = name.rsplit(" ", 1)[0]
+        kinds["implied" if kind == "implied window" else kind].append(h)
+    return kinds
+
+
 @lru_cache(maxsize=64)
 def extra_houses(
     shape: Shape, rules: Rules
@@ -116,12 +129,8 @@ def extra_houses(
     """The rules' extra houses by kind, in SukakuExplainer's order: the disjoint groups, the
     windows (the real ones, then the implied ones) and the two diagonals. Its techniques
     visit them in that order after the boxes (or regions), rows and columns."""
-    geo = rules_geometry(shape, rules)
     n = shape.n
-    kinds: dict[str, list[int]] = {"group": [], "window": [], "implied": [], "diagonal": []}
-    for h, name in enumerate(geo.house_names[3 * n :], start=3 * n):
-        kind = name.rsplit(" ", 1)[0]
-        kinds["implied" if kind == "implied window" else kind].append(h)
+    kinds = _house_kinds(shape, rules)
     implied = kinds["implied"]
     windows = kinds["window"] + [implied[i] for i in _implied_order(len(implied), isqrt(n))]
     return tuple(kinds["group"]), tuple(windows), tuple(kinds["diagonal"])
@@ -210,21 +219,20 @@ def visible_order(shape: Shape, rules: Rules) -> tuple[tuple[int, ...], ...]:
     pincers in it."""
     if rules.cages is not None:  # the order without the cages, then each cell's cage mates
         base = visible_order(shape, rules.without_cages)
-        mates: list[tuple[int, ...]] = [()] * shape.size
-        for cage in rules.cages:
-            for c in cage.cells:
-                mates[c] = cage.cells
-        out: list[tuple[int, ...]] = []
-        for c, order in enumerate(base):
+        mates = rules_geometry(shape, rules).cage_mates
+        caged: list[tuple[int, ...]] = []
+        for order, mine in zip(base, mates, strict=True):
             seen = set(order)
-            out.append(order + tuple(p for p in mates[c] if p != c and p not in seen))
-        return tuple(out)
+            caged.append(order + tuple(p for p in mine if p not in seen))
+        return tuple(caged)
     geo = rules_geometry(shape, rules)
     n = shape.n
-    extra: dict[str, list[int]] = {"window": [], "group": [], "diagonal": []}
-    for h in range(3 * n, len(geo.houses)):
-        kind = geo.house_names[h].rsplit(" ", 1)[0]
-        extra.setdefault("window" if kind == "implied window" else kind, []).append(h)
+    kinds = _house_kinds(shape, rules)
+    extra = {
+        "window": sorted(kinds["window"] + kinds["implied"]),
+        "group": kinds["group"],
+        "diagonal": kinds["diagonal"],
+    }
     steps = (_SK_KING if "antiking" in rules.extras else ()) + (
         _SK_KNIGHT if "antiknight" in rules.extras else ()
     )

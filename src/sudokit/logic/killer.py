@@ -22,6 +22,8 @@ Why these ratings: ``docs/rating.md``, "Killer".
 
 from __future__ import annotations
 
+from .. import _logic
+from ..cages import Cage
 from ._native import finder, register_info
 from ._step import Step, cell_list, effects, register_explainer
 
@@ -31,22 +33,8 @@ __all__ = [
     "digit_set",
 ]
 
-#: The finder of each killer technique, by slug.
-KILLER_FINDERS = {
-    slug: finder(slug)
-    for slug in (
-        "cage-single",
-        "rule-of-45-single",
-        "cage-combinations-2",
-        "cage-combinations-3",
-        "cage-combinations-4",
-        "cage-confinement",
-        "cage-overlap",
-        "rule-of-45",
-        "rule-of-45-groups-single",
-        "rule-of-45-groups",
-    )
-}
+#: The finder of each killer technique (the C engine's), by slug.
+KILLER_FINDERS = {slug: finder(slug) for slug in _logic.KILLER_TECHNIQUES}
 
 
 def digit_set(mask: int) -> str:
@@ -79,19 +67,22 @@ def _45_info(raw: tuple[int, ...]) -> tuple[tuple[str, object], ...]:
     return (("sum", raw[0]), ("total", raw[1]), ("cages_total", raw[2]), *_combo_info(raw[3:]))
 
 
-def _cage_name(step: Step) -> str:
+def _cage(step: Step) -> Cage:
+    """The cage a step names (its ``cage`` detail: the cage's index in the rules)."""
     cages = step.rules.cages
     index = step.detail("cage")
     assert cages is not None and isinstance(index, int)
-    return cages[index].name(step.shape.n)
+    return cages[index]
+
+
+def _cage_name(step: Step) -> str:
+    return _cage(step).name(step.shape.n)
 
 
 def _cage_single(step: Step) -> str:
     (cell, d) = step.placements[0]
-    cages, index = step.rules.cages, step.detail("cage")
-    assert cages is not None and isinstance(index, int)
-    cage = cages[index].name(step.shape.n)
-    if len(cages[index].cells) == 1:
+    cage = _cage_name(step)
+    if len(_cage(step).cells) == 1:
         return f"Cage single: {cage} is the one cell {step.name(cell)}, so it is {d}"
     return f"Cage single: {step.name(cell)} is the last empty cell of {cage}, so it is {d}"
 
