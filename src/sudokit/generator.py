@@ -447,70 +447,56 @@ def generate(
     closest: Generated | None = None
     best = (float("inf"), float("inf"))
     attempt = 0
-    while is_killer(dig.rules):  # a fresh cage layout each time, judged as it comes
-        caged, puzzle, solution, proven, tries = _killer(dig, seed, index, attempt, deadline)
-        attempt += tries
-        made_p, made_s = (Grid.unchecked(shape, g, rules=caged) for g in (puzzle, solution))
-        found = Generated(made_p, made_s, seed, index, sym, proven, proven, attempt)
-        if accept is None:
-            return found
-        try:
-            gap, found = accept.judge(found, deadline)
-        except TimeoutError:  # a judgement that would run past the deadline: give up now
-            gap = float("inf")
-        if not gap:
-            return found
-        if closest is None or gap < best[1]:
-            best, closest = (0, gap), found
-        if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError(
-                f"no {short(str(dig.rules))} puzzle (boxes {shape}) with {accept.describe()} "
-                f"in {attempt} layouts within {timeout:g} s; the closest had"
-                f"{accept.summary(closest) or ' no rating'}",
-                closest=closest,
-            )
+    killer = is_killer(dig.rules)  # a fresh cage layout each attempt, made by the engine
     while True:
-        engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
-        rules = None if classic else dig.rules_of(seed, index, attempt)
-        attempt += 1
-        if rules is None:
-            made = _engine.generate(
-                shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget, logic
-            )
+        if killer:
+            caged, puzzle, solution, proven, tries = _killer(dig, seed, index, attempt, deadline)
+            attempt += tries
+            made_p, made_s = (Grid.unchecked(shape, g, rules=caged) for g in (puzzle, solution))
+            result = Generated(made_p, made_s, seed, index, sym, proven, proven, attempt)
+            count = result.clues  # (the givens asked for: the engine places exactly those)
         else:
-            blob = geometry(shape, rules).blob
-            made = _engine.generate(
-                shape.box_rows,
-                shape.box_cols,
-                engine_seed,
-                ids,
-                target,
-                exact,
-                _budget(shape, rules),
-                logic,
-                blob,
-                _LAYOUT_GRID_NODES * shape.size if dig.random_layout else 0,
-            )
-            if made is None:  # no complete grid (none found within the engine's budget)
-                if dig.random_layout:
-                    continue  # another layout
-                raise InvalidRulesError(
-                    f"rules {short(rules)!r} on shape {shape}: no complete grid found"
+            engine_seed = derive_seed(seed, index, attempt) & _SEED_MASK
+            rules = None if classic else dig.rules_of(seed, index, attempt)
+            attempt += 1
+            if rules is None:
+                made = _engine.generate(
+                    shape.box_rows, shape.box_cols, engine_seed, ids, target, exact, budget, logic
                 )
-        assert made is not None  # (classic rules always have a complete grid)
-        puzzle, solution, count, exhausted, gave_up = made
-        if exact and count < target:  # pragma: no cover - the engine never overshoots
-            raise AssertionError("engine dug below its target")
-        result = _facts(
-            Grid.unchecked(shape, puzzle, rules=rules),
-            Grid.unchecked(shape, solution, rules=rules),
-            sym,
-            seed,
-            index,
-            attempt,
-            exhausted and not logic,
-            gave_up,
-        )
+            else:
+                blob = geometry(shape, rules).blob
+                made = _engine.generate(
+                    shape.box_rows,
+                    shape.box_cols,
+                    engine_seed,
+                    ids,
+                    target,
+                    exact,
+                    _budget(shape, rules),
+                    logic,
+                    blob,
+                    _LAYOUT_GRID_NODES * shape.size if dig.random_layout else 0,
+                )
+                if made is None:  # no complete grid (none found within the engine's budget)
+                    if dig.random_layout:
+                        continue  # another layout
+                    raise InvalidRulesError(
+                        f"rules {short(rules)!r} on shape {shape}: no complete grid found"
+                    )
+            assert made is not None  # (classic rules always have a complete grid)
+            puzzle, solution, count, exhausted, gave_up = made
+            if exact and count < target:  # pragma: no cover - the engine never overshoots
+                raise AssertionError("engine dug below its target")
+            result = _facts(
+                Grid.unchecked(shape, puzzle, rules=rules),
+                Grid.unchecked(shape, solution, rules=rules),
+                sym,
+                seed,
+                index,
+                attempt,
+                exhausted and not logic,
+                gave_up,
+            )
         clue_gap = 0 if meets(count) else abs(count - goal) if goal is not None else 1
         gap = 0.0
         if accept is not None and not clue_gap:
@@ -534,8 +520,11 @@ def generate(
             near = f"{closest.clues} clues"
             if accept is not None:
                 near += accept.summary(closest)
+            kind = (
+                f"{'minimal ' if minimal else ''}{'' if classic else short(str(dig.rules)) + ' '}"
+            )
             raise GenerationError(
-                f"no {'minimal ' if minimal else ''}{shape.n}x{shape.n} puzzle (boxes {shape}) "
+                f"no {kind}{shape.n}x{shape.n} puzzle (boxes {shape}) "
                 f"with {' and '.join(wanted)} (symmetry {sym}) in {attempt} full grids within "
                 f"{timeout:g} s; the closest had {near}",
                 closest=closest,

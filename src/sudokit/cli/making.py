@@ -219,18 +219,11 @@ def _resume(
 
 def _check_record_format(request: Any, fmt: str | None) -> None:
     """ValueError when records of ``fmt`` cannot state the request's rules: csv's columns are
-    fixed, and the pretty form's layer may refuse them (asked of an empty grid)."""
-    if fmt is None or request.rules == request.__class__().rules:
-        return
-    if fmt == "csv":
+    fixed (line, pretty and json records state any rules)."""
+    if fmt == "csv" and request.rules != request.__class__().rules:
         raise ValueError(
             f"--format csv cannot state rules {request.rules}; use line, json or pretty"
         )
-    from .._grid import Grid
-    from ..formats import format_grid
-
-    if fmt == "pretty":  # (line and json records write the cells and state the rules)
-        format_grid(Grid.empty(request.shape, rules=request.rules_of(0, 0, 0)), fmt)
 
 
 def _generate(args: argparse.Namespace, err: TextIO) -> int:
