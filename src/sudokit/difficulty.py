@@ -57,6 +57,7 @@ __all__ = [
     "RequestFields",
     "beyond_the_rating",
     "difficulty",
+    "level_of",
     "generate",
     "generate_many",
     "refuse_unreachable",
@@ -288,7 +289,7 @@ require=x-wing allow=- hodoku_level=- rate=yes'
     def __post_init__(self) -> None:
         generator.Dig.__post_init__(self)  # (no zero-argument super() in a slotted dataclass)
         put = object.__setattr__
-        put(self, "level", _level_of(self.level, is_killer(self.rules)))
+        put(self, "level", level_of(self.level, is_killer(self.rules)))
         if self.level is KillerLevel.EXTREME and self.cage_sizes is None:
             lo, hi = EXTREME_CAGE_SIZES  # (stated in the request: its text says what was made)
             put(self, "cage_sizes", (lo, min(hi, self.shape.n)))
@@ -415,11 +416,18 @@ def _request_of(items: tuple[tuple[str, Any], ...]) -> Request:
     return Request(**dict(items))
 
 
-def _level_of(value: object, killer: bool) -> Level | KillerLevel | None:
-    """A request's level: SE's (:class:`~sudokit.rating.Level`), or for killer rules the
-    killer levels (:class:`~sudokit.rating.KillerLevel`), from a level or its name."""
+def level_of(value: object, killer: bool | None) -> Level | KillerLevel | None:
+    """A level, from a level or its name: SE's (:class:`~sudokit.rating.Level`), or for
+    killer rules the killer levels (:class:`~sudokit.rating.KillerLevel`); with ``killer``
+    None (puzzles of either kind), the kind the name or value is of, ``extreme`` a killer
+    level and the names both scales have SE's. A level of the other scale is taken by its
+    name where the asked scale has it (easy, medium, hard), else ValueError names it."""
     if value is None:
         return None
+    if killer is None:
+        if isinstance(value, Level | KillerLevel):
+            return value
+        killer = isinstance(value, str) and value.strip().lower() == str(KillerLevel.EXTREME)
     kind: type[Level] | type[KillerLevel] = KillerLevel if killer else Level
     if isinstance(value, kind):
         return value

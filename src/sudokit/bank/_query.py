@@ -16,7 +16,7 @@ from .._grid import Grid
 from .._shape import Shape
 from .._text import DEFAULT_ALPHABET, decode, symbols
 from ..canon import Transform, canonical, random_isomorph
-from ..difficulty import step_names
+from ..difficulty import level_of, step_names
 from ..engine import unique_solution
 from ..formats import parse_grid
 from ..rating import KillerLevel, Level, Rating
@@ -140,23 +140,13 @@ def _column(level: Level | KillerLevel | str) -> str:
 
 
 def _level_filter(level: Level | KillerLevel | str, killers: bool) -> Level | KillerLevel:
-    """The level a filter asks for (see :class:`Filters`): ValueError for a name of
-    neither kind, or SE's level for killers only (they are stored by their own)."""
-    if isinstance(level, str):
-        name = level.strip().lower().removeprefix("killer-")
-        if killers or name == str(KillerLevel.EXTREME) or level.strip().lower() != name:
-            return KillerLevel.parse(name)
-        try:
-            return Level.parse(name)
-        except ValueError:
-            names = ", ".join([*map(str, Level), str(KillerLevel.EXTREME)])
-            raise ValueError(f"unknown level {level!r}; choose from {names}") from None
-    if isinstance(level, Level) and killers:
-        raise ValueError(
-            f"killers have levels of their own ({', '.join(map(str, KillerLevel))}), "
-            f"not SE's level {str(level)!r}"
-        )
-    return level
+    """The level a filter asks for (see :class:`Filters`; also as its level column names it,
+    ``killer-hard``): of the killer scale for killers only, else of either."""
+    if isinstance(level, str) and level.strip().lower().startswith("killer-"):
+        level, killers = level.strip()[len("killer-") :], True
+    found = level_of(level, True if killers else None)
+    assert found is not None
+    return found
 
 
 def _rules_filter(text: str) -> Rules | str:
@@ -202,6 +192,12 @@ class Stored:
     def rated(self) -> bool:
         """Whether the puzzle has a rating (a killer may be stored without one)."""
         return self.rating.er > 0.0
+
+    @property
+    def level_name(self) -> str | None:
+        """The level users read (:attr:`Rating.level_name`): a killer's killer level, with or
+        without an ER; None for a puzzle stored without either."""
+        return self.rating.level_name if self.rated or self.rating.killer is not None else None
 
     def isomorph(self, rng: random.Random) -> tuple[Grid, Grid]:
         """A random relabelled and transformed copy of the puzzle and its solution, with the

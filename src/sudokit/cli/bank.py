@@ -326,8 +326,8 @@ def _bank_served(
                 "symmetry": s.symmetry,
             }
         facts.update(clues=puzzle.clue_count, minimal=s.minimal)
-        if not s.rated and s.rating.killer is not None:  # a killer beyond the rating
-            facts["level"] = str(s.rating.killer)
+        if not s.rated:  # a killer beyond the rating: its killer level, stated alone
+            facts["level"] = s.level_name
         if not args.isomorph:
             facts["id"] = s.id
         served.append((s, puzzle, solution, facts))
@@ -370,7 +370,7 @@ def _bank_export(args: argparse.Namespace, err: TextIO) -> int:
     for s, puzzle, _, facts in _bank_served(args, with_solution=False):
         seed, index = facts.get("seed"), facts.get("index")
         label = Label(
-            level=s.rating.level_name if s.rated or s.rating.killer is not None else None,
+            level=s.level_name,
             er=s.rating.er if s.rated else None,
             seed=seed if isinstance(seed, int) else None,
             index=index if isinstance(index, int) else None,
