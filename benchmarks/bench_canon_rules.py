@@ -4,13 +4,17 @@ set, single-threaded, printed as one line each.
     python benchmarks/bench_canon_rules.py
 
 Each set is 40 puzzles of a random complete grid of the rules (``random_grid``, seeds 1-40)
-keeping each cell with probability 0.3; the group of the rules is built before timing.
+keeping each cell with probability 0.3; the group of the rules is built before timing. Then
+the 120 killer puzzles of Simon Tatham's solo kept in tests/data, each its own cage layout,
+so each id's time includes finding the maps that keep its cages (its group).
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
+from pathlib import Path
 
 from sudokit import Grid, Shape, random_grid
 from sudokit.canon import canonical_id
@@ -50,6 +54,16 @@ def main() -> None:
         rate = len(grids) / (time.perf_counter() - start)
         name = rules if not rules.startswith("jigsaw") else rules.replace(JIGSAW, "<map>")
         print(f"{name:18s} {rate:10.0f} puzzles/s")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from killer_grids import solo_killers  # the tests' reader of solo's game ids
+
+    killers = solo_killers()
+    start = time.process_time()
+    for g in killers:
+        canonical_id(g)
+    spent = time.process_time() - start
+    print(f"{'killer (solo 120)':18s} {len(killers) / spent:10.0f} puzzles/s", end="")
+    print(f"  ({spent / len(killers) * 1e3:.1f} ms an id, its group found anew)")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ __all__ = [
 DEFAULT_CAGE_SIZES = (1, 5)
 
 #: ... and of one for the extreme killer level: no one-cell cages (each is a given in
-#: disguise), which makes extreme killers about three times as fast (docs/performance.md).
+#: disguise), which makes extreme killers nearly twice as fast (docs/performance.md, "Killer").
 EXTREME_CAGE_SIZES = (2, 5)
 
 #: Layouts the engine draws for one grid before a new grid is tried.
