@@ -116,3 +116,32 @@ def test_visible_order_is_sukaku_explainers() -> None:
     assert centre[32:] == (51, 33, 47, 29, 59, 23, 57, 21)
     king = visible_order(shape, Rules("antiking"))[30]  # r4c4: r5c5 shares its box
     assert king[20:] == (22, 20, 38)
+
+
+def test_a_geometry_with_more_links_than_the_chains_hold_is_refused() -> None:
+    """A rules geometry whose cells have more peers than a candidate's links can hold (the
+    chains' and aligned exclusions' buffers) is refused as unreadable, not searched: here
+    every cell of a 20x20 grid sees every other."""
+    import struct
+
+    from sudokit import Shape, _logic
+    from sudokit.logic._native import TECH_ID
+    from sudokit.logic._state import engine_geometry
+
+    shape = Shape(4, 5)
+    blob = engine_geometry(shape, Rules("antiking"))
+    assert blob is not None
+    ints = list(struct.unpack(f"<{len(blob) // 4}i", blob))
+    n, size = shape.n, shape.size
+    at = 3 + ints[2] * n  # after the shape, the house count and the houses: the peer lists
+    peers = []
+    for c in range(size):
+        k = ints[at]
+        at += 1 + k
+        peers += [size - 1, *(p for p in range(size) if p != c)]
+    ints = ints[: 3 + ints[2] * n] + peers + ints[at:]
+    crowded = struct.pack(f"<{len(ints)}i", *ints)
+    values, cand = bytes(size), [(1 << n) - 1] * size
+    for slug in ("forcing-chains", "aligned-pair-exclusion", "naked-single"):
+        with pytest.raises(ValueError, match="not a rules geometry the engine can read"):
+            _logic.find(TECH_ID[slug], shape.box_rows, shape.box_cols, values, cand, crowded)

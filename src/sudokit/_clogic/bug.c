@@ -179,6 +179,7 @@ static int bug_type4(const lstate *s, lsink *out, const int *cells, const dmask 
 
 static void lf_bug(const lstate *s, lsink *out) {
     const lgeo *g = s->g;
+    if (g->ncage) return;  /* (a killer's cage sums can tell the BUG's solutions apart) */
     int n = g->n, nw = g->nw, size = g->size;
     int cells[LG_MAXC], ncells = 0;
     dmask bug_digits[LG_MAXC], rest[LG_MAXC];

@@ -147,7 +147,7 @@ static inline void ax_seen_twice(const lgeo *g, const cset *cells, cset *once, c
     }
 }
 
-#define AX_MAXHITS (6 * LG_MAXN)    /* third cells of a pair: peers of a or b */
+#define AX_MAXHITS (2 * LG_MAX_LINKS)  /* third cells of a pair: peers of a or b */
 
 typedef struct { int t; dmask gone[3]; int rank; } ax_hit;
 

@@ -354,6 +354,7 @@ static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
     if (!g->peer_start || !g->house_order) b.bad = 2;
     for (int c = 0, at = 0; c < size && !b.bad; c++) {
         int k = blob_int(&b, 0, size - 1);
+        if (n - 1 + k > LG_MAX_LINKS) b.bad = 1;  /* more links than the chains can hold */
         g->peer_start[c] = at;
         for (int i = 0; i < k && !b.bad; i++) {
             int q = blob_int(&b, 0, size - 1);

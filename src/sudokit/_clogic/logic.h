@@ -32,6 +32,11 @@
 #define LG_MAXC (LG_MAXN * LG_MAXN)
 #define LG_MAXW ((LG_MAXC + 63) / 64)
 #define LG_MAXU (3 * LG_MAXN)
+/* The most links one candidate has under rules: the cell's other digits and the cell's peers
+ * (geo_from_blob refuses a blob whose peers pass it; the worst real rules, 36x36 with every
+ * extra and both neighbour rules, come to 206). The chains' and aligned exclusions' buffers
+ * are sized by it. */
+#define LG_MAX_LINKS 256
 #define LG_HMAX 8               /* houses of one cell: row, column, box, and the rules' extra
                                    ones (group, window, two diagonals) */
 

@@ -491,6 +491,9 @@ static inline int ul_type_of(const lsink *o, const lstep *st) { return o->pool[P
 
 static void lf_unique_loops(const lstate *s, lsink *out) {
     const lgeo *g = s->g;
+    /* A loop is deadly only when swapping its two digits keeps every constraint: killer cages
+     * would need their sums checked too, which the loops here do not. */
+    if (g->ncage) return;
     int size = g->size, nw = g->nw;
     int want = out->want, first = out->nsteps;
     double max_rating = out->max_rating;

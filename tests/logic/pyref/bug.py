@@ -41,7 +41,10 @@ def _restricted(state: Candidates, rest: list[int]) -> bool:
 
 
 def find_bug(state: Candidates) -> Iterator[Step]:
-    """BUG types 1-4 in Sudoku Explainer's order."""
+    """BUG types 1-4 in Sudoku Explainer's order; none under killer cages (their sums can
+    tell the BUG's solutions apart)."""
+    if state.rules.cages is not None:
+        return
     n, cand, where = state.n, state.cand, state.where
     unit_mask, peer_mask = state.geo.unit_mask, state.geo.peer_mask
     bug_cells: list[int] = []

@@ -67,7 +67,10 @@ class _Found:
 
 
 def find_unique_loops(state: Candidates) -> Iterator[Step]:
-    """Unique rectangles and loops, types 1-4, cheapest first (Sudoku Explainer's order)."""
+    """Unique rectangles and loops, types 1-4, cheapest first (Sudoku Explainer's order);
+    none under killer cages (swapping the loop's digits can break a cage's sum)."""
+    if state.rules.cages is not None:
+        return
     hints: list[_Found] = []
     seen: set[tuple[object, ...]] = set()
     cand = state.cand

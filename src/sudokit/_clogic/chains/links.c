@@ -6,9 +6,10 @@
  * known), so nodes are made only for those that are kept. */
 typedef struct { int key, cause; } ch_Proto;
 
-#define CH_MAX_PROTO 256
-/* on_to_off makes at most (n - 1) + 3 * (n - 1) protos */
-_Static_assert(4 * SUDOKIT_MAX_SIDE <= CH_MAX_PROTO, "CH_MAX_PROTO too small for SUDOKIT_MAX_SIDE");
+/* on_to_off makes at most (n - 1) + 3 * (n - 1) protos on a classic geometry, and (n - 1) and
+ * a cell's peers under rules (geo_from_blob refuses more: see LG_MAX_LINKS) */
+_Static_assert(4 * SUDOKIT_MAX_SIDE <= LG_MAX_LINKS, "LG_MAX_LINKS too small for SUDOKIT_MAX_SIDE");
+#define CH_MAX_PROTO LG_MAX_LINKS
 
 static int ch_on_to_off_rules(const ch_Engine *e, int cand, int y_links, int live, int keep, ch_Proto *out);
 static int ch_off_to_on_rules(const ch_Engine *e, int cand, int y_links, int x_links, ch_Proto *out);
