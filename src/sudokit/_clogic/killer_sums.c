@@ -67,19 +67,34 @@ static inline void kls_add(klset *x, dmask m) {
     x->a[x->len++] = m;
 }
 
+/* Up to this side the layers of kl_solve_clique live on the stack (C(9, i) <= 126 sets a
+ * layer, 512 sets in 9 words): every step of a 9x9 killer asks for them, and allocating them
+ * (the bitmaps zeroed) took a tenth of a killer's rating. */
+#define KL_STACK_N 9
+#define KL_STACK_CAP 126
+#define KL_STACK_WORDS ((1 << KL_STACK_N) / 64 + 1)
+
 /* Different digits for every cell: the layers of digit sets. 1 when the sum can be made, 0
  * when not, -1 when memory ran out. */
 static int kl_solve_clique(const lstate *s, ksum *q) {
     int n = s->g->n, k = q->k;
     size_t nsets = (size_t)1 << n, words = nsets / 64 + 1;
-    /* a layer holds at most C(n, i) sets */
+    /* a layer holds at most C(n, i) sets, i <= k */
     size_t cap = 1;
-    for (int i = 1, c = 1; i <= n; i++) { c = c * (n - i + 1) / i; if ((size_t)c > cap) cap = (size_t)c; }
-    klset *layer = calloc((size_t)k + 1, sizeof(klset));
-    dmask *store = malloc(sizeof(dmask) * cap * ((size_t)k + 1));
-    uint64_t *bits = calloc(words * ((size_t)k + 1), sizeof(uint64_t));
+    for (int i = 1, c = 1; i <= k; i++) { c = c * (n - i + 1) / i; if ((size_t)c > cap) cap = (size_t)c; }
+    klset layer_s[KL_STACK_N + 1];
+    dmask store_s[(KL_STACK_N + 1) * KL_STACK_CAP];
+    uint64_t bits_s[(KL_STACK_N + 1) * KL_STACK_WORDS];
+    int small = n <= KL_STACK_N;
+    klset *layer = small ? layer_s : calloc((size_t)k + 1, sizeof(klset));
+    dmask *store = small ? store_s : malloc(sizeof(dmask) * cap * ((size_t)k + 1));
+    uint64_t *bits = small ? bits_s : calloc(words * ((size_t)k + 1), sizeof(uint64_t));
     int result = -1;
     if (!layer || !store || !bits) goto done;
+    if (small) {
+        memset(layer_s, 0, sizeof(klset) * ((size_t)k + 1));
+        memset(bits_s, 0, sizeof(uint64_t) * words * ((size_t)k + 1));
+    }
     for (int i = 0; i <= k; i++) { layer[i].a = store + cap * (size_t)i; layer[i].bits = bits + words * (size_t)i; }
     kls_add(&layer[0], 0);
     for (int i = 0; i < k; i++) {
@@ -134,7 +149,7 @@ static int kl_solve_clique(const lstate *s, ksum *q) {
     }
     result = 1;
 done:
-    free(layer); free(store); free(bits);
+    if (!small) { free(layer); free(store); free(bits); }
     return result;
 }
 
