@@ -210,16 +210,39 @@ static const lfinder KILLER_FINDERS[] = {
     lf_rule_of_45_groups_single, lf_rule_of_45_groups,
 };
 
-static int killer_tech(int tech) {
-    for (size_t i = 0; i < sizeof KILLER_FINDERS / sizeof KILLER_FINDERS[0]; i++)
-        if (TECHS[tech].find == KILLER_FINDERS[i]) return 1;
+/* Whether technique tech's finder is one of the len finders of list. */
+static int finder_in(const lfinder *list, size_t len, int tech) {
+    for (size_t i = 0; i < len; i++)
+        if (TECHS[tech].find == list[i]) return 1;
     return 0;
 }
 
+static int killer_tech(int tech) {
+    return finder_in(KILLER_FINDERS, sizeof KILLER_FINDERS / sizeof KILLER_FINDERS[0], tech);
+}
+
 static int rules_ok(int tech) {
-    for (size_t i = 0; i < sizeof RULES_FINDERS / sizeof RULES_FINDERS[0]; i++)
-        if (TECHS[tech].find == RULES_FINDERS[i]) return 1;
-    return killer_tech(tech);
+    return finder_in(RULES_FINDERS, sizeof RULES_FINDERS / sizeof RULES_FINDERS[0], tech) ||
+           killer_tech(tech);
+}
+
+/* The module's tuple ``name``: the slugs of the techniques ``pred`` takes, in table order.
+ * -1 on error (exception set). */
+static int add_slugs(PyObject *m, const char *name, int (*pred)(int)) {
+    int k = 0;
+    for (int t = 0; t < NTECHS; t++) k += pred(t);
+    PyObject *out = PyTuple_New(k);
+    if (!out) return -1;
+    k = 0;
+    for (int t = 0; t < NTECHS; t++) {
+        if (!pred(t)) continue;
+        PyObject *x = PyUnicode_FromString(TECHS[t].slug);
+        if (!x) { Py_DECREF(out); return -1; }
+        PyTuple_SET_ITEM(out, k++, x);
+    }
+    int bad = PyModule_AddObjectRef(m, name, out) < 0;
+    Py_DECREF(out);
+    return bad ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ the solver loop */
@@ -736,38 +759,8 @@ PyMODINIT_FUNC PyInit__logic(void) {
     Py_DECREF(techs);
     if (bad) goto fail;
     if (PyModule_AddIntConstant(m, "MAX_SIDE", SUDOKIT_MAX_SIDE) < 0) goto fail;
-    {
-        int k = 0;
-        for (int t = 0; t < NTECHS; t++) k += rules_ok(t);
-        PyObject *rt = PyTuple_New(k);
-        if (!rt) goto fail;
-        k = 0;
-        for (int t = 0; t < NTECHS; t++) {
-            if (!rules_ok(t)) continue;
-            PyObject *x = PyUnicode_FromString(TECHS[t].slug);
-            if (!x) { Py_DECREF(rt); goto fail; }
-            PyTuple_SET_ITEM(rt, k++, x);
-        }
-        bad = PyModule_AddObjectRef(m, "RULES_TECHNIQUES", rt) < 0;
-        Py_DECREF(rt);
-        if (bad) goto fail;
-    }
-    {
-        int k = 0;
-        for (int t = 0; t < NTECHS; t++) k += killer_tech(t);
-        PyObject *kt = PyTuple_New(k);
-        if (!kt) goto fail;
-        k = 0;
-        for (int t = 0; t < NTECHS; t++) {
-            if (!killer_tech(t)) continue;
-            PyObject *x = PyUnicode_FromString(TECHS[t].slug);
-            if (!x) { Py_DECREF(kt); goto fail; }
-            PyTuple_SET_ITEM(kt, k++, x);
-        }
-        bad = PyModule_AddObjectRef(m, "KILLER_TECHNIQUES", kt) < 0;
-        Py_DECREF(kt);
-        if (bad) goto fail;
-    }
+    if (add_slugs(m, "RULES_TECHNIQUES", rules_ok) < 0) goto fail;
+    if (add_slugs(m, "KILLER_TECHNIQUES", killer_tech) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

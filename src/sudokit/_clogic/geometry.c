@@ -321,8 +321,11 @@ static void geo_read_cages(lgeo *g, lblob *b) {
  *   visit (count, houses); those naked sets visit; the house kinds intersections pair (count;
  *   per kind: flags, count, houses); the pairs of kinds (count; kind1, kind2 each).
  * The classic tables the rules path reads are built as for a classic shape (rows, columns,
- * boxes or regions, unit masks, peers); the chain engine's tables are not (no technique that
- * reads them runs on a rules geometry). NULL with *bad set: 1 a malformed blob, 2 memory. */
+ * boxes or regions, unit masks, peers), and the static chains' tables for rules
+ * (geo_rules_chain_tables: each cell's houses, its neighbour-rule cells). The classic chain
+ * tables (se_units, cg, skip, locking) stay NULL: the multiple, dynamic and nested chains read
+ * them, so they must not join RULES_FINDERS before they read the rules' tables. A cell with
+ * more links than LG_MAX_LINKS is refused. NULL with *bad set: 1 a malformed blob, 2 memory. */
 static lgeo *geo_from_blob(const uint8_t *p, Py_ssize_t len, int *bad) {
     lblob b = {p, len, 0, 0};
     int br = blob_int(&b, 1, LG_MAXN), bc = blob_int(&b, 1, LG_MAXN);
