@@ -38,16 +38,14 @@ static int bug_restricted(const lstate *s, const dmask *rest) {
     const lgeo *g = s->g;
     int nw = g->nw;
     for (int c = 0; c < g->size; c++) {
-        if (s->values[c]) continue;
-        int nh;
-        const int *hs = lg_houses(g, c, &nh);
-        cset tied = g->peer_mask[c], either;
-        for (int k = 0; k < nh; k++) cs_andnot(&tied, &tied, lg_mask(g, hs[k]), nw);
-        if (cs_empty(&tied, nw)) continue;
+        /* the cells tied to c by no house: g->nbr (geo_rules_chain_tables) */
+        if (s->values[c] || g->nbr_start[c] == g->nbr_start[c + 1]) continue;
         int d0;
+        cset either;
         cs_clear(&either, nw);
         DM_FOREACH(d0, rest[c]) cs_or(&either, &either, &s->where[d0 + 1], nw);
-        if (cs_meets(&tied, &either, nw)) return 1;
+        for (int i = g->nbr_start[c]; i < g->nbr_start[c + 1]; i++)
+            if (cs_has(&either, g->nbr[i])) return 1;
     }
     return 0;
 }

@@ -150,11 +150,9 @@ static int ul_restricted(const ul_ctx *x) {
     cset either;
     cs_or(&either, &s->where[x->v1], &s->where[x->v2], nw);
     for (int i = 0; i < x->len; i++) {
-        int c = x->loop[i], nh;
-        const int *hs = lg_houses(g, c, &nh);
-        cset tied = g->peer_mask[c];
-        for (int k = 0; k < nh; k++) cs_andnot(&tied, &tied, lg_mask(g, hs[k]), nw);
-        if (cs_meets(&tied, &either, nw)) return 1;
+        int c = x->loop[i];  /* the cells tied to c by no house: g->nbr (geo_rules_chain_tables) */
+        for (int j = g->nbr_start[c]; j < g->nbr_start[c + 1]; j++)
+            if (cs_has(&either, g->nbr[j])) return 1;
     }
     return 0;
 }
